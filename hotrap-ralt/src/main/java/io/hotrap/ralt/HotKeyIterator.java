@@ -1,0 +1,40 @@
+package io.hotrap.ralt;
+
+/**
+ * The hot keys of a key range in unsigned-byte order, in the style of a RocksIterator: it starts
+ * positioned on the first hot key, {@link #next()} advances, and {@link #isValid()} turns false
+ * after the last one.
+ *
+ * <p>An open iterator pins the files it reads; close it promptly. Not thread-safe: use one iterator
+ * from one thread at a time.
+ */
+public interface HotKeyIterator extends AutoCloseable {
+
+  /** Whether the iterator is positioned on a hot key. */
+  boolean isValid();
+
+  /**
+   * Moves to the next hot key.
+   *
+   * @throws IllegalStateException if the iterator is not valid or was closed
+   */
+  void next();
+
+  /**
+   * The current key; the caller owns the returned array.
+   *
+   * @throws IllegalStateException if the iterator is not valid or was closed
+   */
+  byte[] key();
+
+  /**
+   * The current key's hot size: key length plus the value length last recorded for it.
+   *
+   * @throws IllegalStateException if the iterator is not valid or was closed
+   */
+  long hotSize();
+
+  /** Releases the files the iterator pins. Idempotent. */
+  @Override
+  void close();
+}
