@@ -1,38 +1,894 @@
 package io.hotrap.ralt;
 
-/** RALT skeleton: the public surface only, implementation in progress. */
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * RALT, the Recent Access Lookup Table of HotRAP (§3.2, §3.7): an on-disk tracker of record accesses
+ * that tells which keys are hot while holding only a few bytes of memory per hot key.
+ *
+ * <p>Each access is logged as (key, value length) into an unsorted in-memory buffer. A full buffer is
+ * aggregated, sorted and written as a run of level 0; runs merge level by level, and records of the
+ * same key merge their scores (exponential smoothing by default: {@code α^(Δtick)·old + new}). The
+ * <em>hot set</em> is the highest-ranked records whose hot sizes (key + value length) fit the hot-set
+ * limit; stable records (accessed repeatedly, Algorithm 1) rank above all others, and until the first
+ * eviction only stable records are hot. When the hot set or the files outgrow their limits — and once
+ * every decay period R — an eviction samples ranks, keeps the best {@code 1 − β} of each limit, merges
+ * everything into one run and, with auto-tuning on, sets both limits from the stable records' size.
+ *
+ * <p>Hotness is decided when a record is written and stored with it: each file keeps a Bloom filter of
+ * its hot keys and prefix sums of hot bytes per block, in memory. So {@link #isHot} and
+ * {@link #hotSizeInRange} never read the disk, and a key's hotness changes when its records merge or an
+ * eviction moves the threshold. A record already hot in an older run is not marked hot again in a newer
+ * one until they merge, so hot bytes are not counted twice.
+ *
+ * <h2>Threads</h2>
+ * All methods are thread-safe. {@link #record} appends under a short lock and returns; when the buffer
+ * is full it is handed to the background thread, and the caller waits only if a full buffer is
+ * already queued (back-pressure instead of unbounded memory), or while the files are at the physical limit and an eviction is making room. One background thread per tracker writes
+ * level-0 runs, merges and evicts; during a long merge it keeps writing newly queued buffers, so
+ * callers never wait for a merge. Readers use an immutable {@link Version}: lookups read the current
+ * one without locking, iterators pin theirs so that its files outlive later merges.
+ *
+ * <h2>Files</h2>
+ * {@code MANIFEST} ({@link Manifest}) lists the runs and keeps the clock; {@code seg-*.ralt}
+ * ({@link Segment}) hold records. Merges publish progress after every output file and delete input
+ * files as soon as the merge has passed them, so temporary disk space stays within a few files.
+ * On open, damaged or missing files are logged and skipped, and the tracker continues from what is
+ * intact — or empty; open never fails because of the files' content.
+ */
 public final class Ralt implements AutoCloseable {
-  private Ralt() {}
+  private static final System.Logger LOG = System.getLogger(Ralt.class.getName());
+  /** Full buffers that may wait for the background thread before {@link #record} blocks. */
+  private static final int QUEUED_BUFFERS = 1;
 
+  private final RaltOptions options;
+  private final Path dir;
+  private final Clock clock;
+  private final IoStats io;
+  private final Random random = new Random(0x5EED);
+
+  // Buffer state, guarded by bufferLock.
+  private final Object bufferLock = new Object();
+  private AccessBuffer active;
+  private long accessClock;
+  private long accesses;
+  private final BlockingQueue<AccessBuffer> spareBuffers = new ArrayBlockingQueue<>(QUEUED_BUFFERS + 1);
+  private final BlockingQueue<Object> tasks = new LinkedBlockingQueue<>();
+  /** Counts queued buffers; bounds the queue without bounding barrier and stop tasks. */
+  private final java.util.concurrent.Semaphore bufferSlots =
+      new java.util.concurrent.Semaphore(QUEUED_BUFFERS);
+
+  // Published state.
+  private final Object versionLock = new Object();
+  private volatile Version current;
+  private volatile long publishedClock;
+  private volatile long hotSetLimit;
+  private volatile long physicalLimit;
+  private volatile long stableHotBytes;
+  private volatile long evictions;
+  private volatile boolean closed;
+
+  // Background-thread state.
+  private HotThreshold threshold;
+  private long nextFileId;
+  private long flushedClock;
+  private long lastEvictionClock;
+  private long flushesSinceEviction;
+  private final Thread worker;
+  private volatile boolean stopping;
+
+  private static final Object STOP = new Object();
+
+  private Ralt(RaltOptions options) {
+    this.options = options;
+    this.dir = options.directory();
+    this.clock = new Clock(options);
+    this.io = new IoStats(() -> physicalLimit);
+    this.active = new AccessBuffer((int) options.bufferBytes());
+    this.worker = new Thread(this::backgroundLoop, "ralt-" + dir.getFileName());
+    this.worker.setDaemon(true);
+  }
+
+  /**
+   * Opens the tracker in {@code options.directory()}, creating it if needed. Missing, truncated or
+   * corrupt files are logged and skipped; the tracker then holds what was intact, or nothing.
+   *
+   * @throws UncheckedIOException only if the directory cannot be created or listed
+   */
   public static Ralt open(RaltOptions options) {
-    throw new UnsupportedOperationException("in progress");
+    Objects.requireNonNull(options, "options");
+    Ralt ralt = new Ralt(options);
+    ralt.load();
+    ralt.worker.start();
+    return ralt;
   }
 
+  private void load() {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create RALT directory " + dir, e);
+    }
+    Manifest m = null;
+    try {
+      m = Manifest.read(dir);
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "RALT manifest in " + dir + " is unusable (" + e.getMessage()
+          + "); starting empty");
+    }
+    List<Run> runs = new ArrayList<>();
+    Set<Long> kept = new HashSet<>();
+    if (m != null) {
+      accessClock = m.clock();
+      flushedClock = m.clock();
+      nextFileId = m.nextFileId();
+      evictions = m.evictions();
+      lastEvictionClock = m.lastEvictionClock();
+      threshold = m.threshold();
+      hotSetLimit = m.hotSetLimit();
+      physicalLimit = m.physicalLimit();
+      stableHotBytes = m.stableHotBytes();
+      for (Manifest.RunEntry e : m.runs()) {
+        List<Segment> segs = new ArrayList<>();
+        for (long id : e.segmentIds()) {
+          Path p = Segment.fileName(dir, id);
+          if (!Files.exists(p)) {
+            LOG.log(Level.WARNING, "RALT file " + p + " listed in the manifest is missing; skipped");
+            continue;
+          }
+          Segment s = Segment.recover(id, p, options.bloomBitsPerKey(), io);
+          if (s != null) {
+            segs.add(s);
+            kept.add(id);
+          }
+        }
+        if (!segs.isEmpty()) {
+          runs.add(new Run(e.id(), e.level(), segs));
+        }
+      }
+    } else {
+      threshold = HotThreshold.STABLE_ONLY;
+      hotSetLimit = options.initialHotSetLimit();
+      physicalLimit = options.initialPhysicalLimit();
+    }
+    removeUnlisted(kept);
+    publishedClock = accessClock;
+    Version v = new Version(runs);
+    for (Run r : runs) {
+      for (Segment s : r.segments) {
+        s.release(); // the version holds them now
+      }
+    }
+    current = v;
+  }
+
+  private void removeUnlisted(Set<Long> kept) {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+      for (Path p : files) {
+        String name = p.getFileName().toString();
+        if (name.startsWith("seg-") && name.endsWith(".ralt")) {
+          long id;
+          try {
+            id = Long.parseUnsignedLong(name.substring(4, name.length() - 5), 16);
+          } catch (NumberFormatException e) {
+            continue;
+          }
+          if (!kept.contains(id)) {
+            Files.deleteIfExists(p);
+          }
+          nextFileId = Math.max(nextFileId, id + 1);
+        } else if (name.equals("MANIFEST.tmp")) {
+          Files.deleteIfExists(p);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list RALT directory " + dir, e);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Public API
+
+  /**
+   * Logs one access of {@code key} whose value is {@code valueLength} bytes long. Returns after an
+   * in-memory append; waits only when a full buffer already waits for the background thread.
+   *
+   * @throws NullPointerException if {@code key} is null
+   * @throws IllegalArgumentException if {@code valueLength} is negative or the key is longer than
+   *     65535 bytes
+   * @throws IllegalStateException if the tracker is closed
+   */
   public void record(byte[] key, int valueLength) {
-    throw new UnsupportedOperationException("in progress");
+    Objects.requireNonNull(key, "key");
+    if (valueLength < 0) {
+      throw new IllegalArgumentException("valueLength must be >= 0 but was " + valueLength);
+    }
+    if (key.length > AccessRecord.MAX_KEY_LENGTH) {
+      throw new IllegalArgumentException("key length " + key.length + " exceeds the limit of "
+          + AccessRecord.MAX_KEY_LENGTH + " bytes");
+    }
+    synchronized (bufferLock) {
+      checkOpen();
+      long time = accessClock + key.length + valueLength;
+      if (!active.add(key, valueLength, time)) {
+        handOffActive();
+        if (!active.add(key, valueLength, time)) {
+          throw new IllegalArgumentException("key of " + key.length
+              + " bytes does not fit the access buffer of " + options.bufferBytes() + " bytes");
+        }
+      }
+      accessClock = time;
+      accesses++;
+    }
   }
 
+  /** Must hold bufferLock. */
+  private void handOffActive() {
+    if (active.isEmpty()) {
+      return;
+    }
+    bufferSlots.acquireUninterruptibly();
+    tasks.add(active);
+    AccessBuffer next = spareBuffers.poll();
+    active = next != null ? next : new AccessBuffer((int) options.bufferBytes());
+  }
+
+  /**
+   * Whether {@code key} is in the hot set, from in-memory Bloom filters only (a false positive is
+   * possible at the filters' rate; a false negative is not, for keys marked hot on disk).
+   *
+   * @throws NullPointerException if {@code key} is null
+   * @throws IllegalStateException if the tracker is closed
+   */
   public boolean isHot(byte[] key) {
-    throw new UnsupportedOperationException("in progress");
+    Objects.requireNonNull(key, "key");
+    checkOpen();
+    long h = KeyHash.hash(key);
+    for (Run r : current.runs) {
+      Segment s = r.find(key);
+      if (s != null && s.mightBeHot(h)) {
+        return true;
+      }
+    }
+    return false;
   }
 
+  /**
+   * Hot bytes (key + value length) of the hot keys in [lowInclusive, highInclusive], from in-memory
+   * prefix sums only. Never below the exact figure; above it by at most the two boundary blocks of
+   * each run.
+   *
+   * @throws NullPointerException if a bound is null
+   * @throws IllegalStateException if the tracker is closed
+   */
   public long hotSizeInRange(byte[] lowInclusive, byte[] highInclusive) {
-    throw new UnsupportedOperationException("in progress");
+    Objects.requireNonNull(lowInclusive, "lowInclusive");
+    Objects.requireNonNull(highInclusive, "highInclusive");
+    checkOpen();
+    if (java.util.Arrays.compareUnsigned(lowInclusive, highInclusive) > 0) {
+      return 0;
+    }
+    long sum = 0;
+    for (Run r : current.runs) {
+      sum += r.hotBytesInRange(lowInclusive, highInclusive);
+    }
+    return sum;
   }
 
+  /**
+   * The hot keys of [lowInclusive, highInclusive] in unsigned order, each once. The iterator reads
+   * the files of the version current now and pins them until closed.
+   *
+   * @throws NullPointerException if a bound is null
+   * @throws IllegalStateException if the tracker is closed
+   */
   public HotKeyIterator hotKeys(byte[] lowInclusive, byte[] highInclusive) {
-    throw new UnsupportedOperationException("in progress");
+    Objects.requireNonNull(lowInclusive, "lowInclusive");
+    Objects.requireNonNull(highInclusive, "highInclusive");
+    Version v;
+    synchronized (versionLock) {
+      checkOpen();
+      v = current;
+      v.retain();
+    }
+    return new MergingHotKeyIterator(v, lowInclusive.clone(), highInclusive.clone());
   }
 
+  /**
+   * A snapshot of sizes, limits, clock, shape and I/O.
+   *
+   * @throws IllegalStateException if the tracker is closed
+   */
   public RaltStats stats() {
-    throw new UnsupportedOperationException("in progress");
+    checkOpen();
+    Version v = current;
+    long clockNow;
+    long n;
+    synchronized (bufferLock) {
+      clockNow = accessClock;
+      n = accesses;
+    }
+    int levels = Math.max(1, v.maxLevel() + 1);
+    int[] runsPerLevel = new int[levels];
+    for (Run r : v.runs) {
+      runsPerLevel[r.level]++;
+    }
+    return new RaltStats(v.hotBytes, stableHotBytes, io.diskBytes.get(), hotSetLimit, physicalLimit,
+        clock.tick(clockNow), clockNow, n, runsPerLevel, io.bytesRead.get(), io.bytesWritten.get(),
+        evictions, v.memoryBytes(), v.hotCount, v.recordCount, io.maxOvershoot.get());
   }
 
-  /** Hands off buffered accesses and waits until merges and evictions they trigger are done. */
+  /**
+   * Hands the buffered accesses to the background thread and waits until they are written and every
+   * merge and eviction they make due is done. For tests and benchmarks; concurrent {@link #record}
+   * calls may keep the background thread busy longer.
+   *
+   * @throws IllegalStateException if the tracker is closed
+   */
   public void awaitQuiescence() {
-    throw new UnsupportedOperationException("in progress");
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    synchronized (bufferLock) {
+      checkOpen();
+      handOffActive();
+      tasks.add(done);
+    }
+    try {
+      done.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for RALT", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("RALT background work failed", e.getCause());
+    }
   }
 
+  /**
+   * Writes the buffered accesses, stops background work at the next file boundary and saves the
+   * manifest. Idempotent. Open iterators stay readable until they are closed.
+   */
   @Override
-  public void close() {}
+  public void close() {
+    synchronized (bufferLock) {
+      if (closed) {
+        return;
+      }
+      handOffActive();
+      stopping = true;
+      tasks.add(STOP);
+      closed = true;
+    }
+    boolean interrupted = false;
+    while (true) {
+      try {
+        worker.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    synchronized (versionLock) {
+      Version v = current;
+      for (Run r : v.runs) {
+        for (Segment s : r.segments) {
+          s.keepFile();
+        }
+      }
+      v.release();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("RALT at " + dir + " is closed");
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Background thread
+
+  private void backgroundLoop() {
+    while (true) {
+      Object task;
+      try {
+        task = tasks.take();
+      } catch (InterruptedException e) {
+        continue; // only close() ends this thread, through STOP
+      }
+      if (task == STOP) {
+        finishOnStop();
+        return;
+      }
+      try {
+        if (task instanceof AccessBuffer b) {
+          flushBuffer(b);
+        }
+        runDueWork();
+        if (task instanceof CompletableFuture<?> f) {
+          ((CompletableFuture<?>) f).complete(null);
+        }
+      } catch (RuntimeException | IOException e) {
+        LOG.log(Level.WARNING, "RALT background work in " + dir + " failed; tracking continues", e);
+        if (task instanceof CompletableFuture<?> f) {
+          f.completeExceptionally(e);
+        }
+      }
+    }
+  }
+
+  private void finishOnStop() {
+    try {
+      for (Object t; (t = tasks.poll()) != null; ) {
+        if (t instanceof AccessBuffer b) {
+          flushBuffer(b);
+        } else if (t instanceof CompletableFuture<?> f) {
+          f.complete(null);
+        }
+      }
+      writeManifest(true);
+    } catch (RuntimeException | IOException e) {
+      LOG.log(Level.WARNING, "RALT in " + dir + " could not save all state on close", e);
+    }
+  }
+
+  /**
+   * Writes the buffers queued at the head of the task queue. Between merge steps it writes them only
+   * while the files leave room under the physical limit, so a merge that is making room (an eviction)
+   * is not outrun by new level-0 runs; callers then wait for room, not for the merge to finish.
+   */
+  private void flushQueuedBuffers(boolean duringMerge) throws IOException {
+    while (tasks.peek() instanceof AccessBuffer) {
+      if (duringMerge && io.diskBytes.get() >= physicalLimit) {
+        return;
+      }
+      flushBuffer((AccessBuffer) tasks.poll());
+    }
+  }
+
+  private void flushBuffer(AccessBuffer b) throws IOException {
+    try {
+      b.aggregateAndSort(clock);
+      long now = b.lastTime();
+      Run[] deeper = runsBelowLevel0(current);
+      SegmentSink sink = new SegmentSink();
+      AccessRecord r = new AccessRecord();
+      boolean ok = false;
+      try {
+        for (int i = 0, n = b.distinctCount(); i < n; i++) {
+          b.load(i, r);
+          annotate(r, now, deeper, threshold);
+          sink.add(r);
+        }
+        sink.finishFile();
+        ok = true;
+      } finally {
+        if (!ok) {
+          sink.abort();
+        }
+      }
+      flushedClock = Math.max(flushedClock, now);
+      flushesSinceEviction++;
+      if (!sink.segments.isEmpty()) {
+        replaceRuns(List.of(), List.of(new Run(nextFileId++, 0, sink.segments)), true);
+        sink.releaseAll();
+      }
+    } finally {
+      b.clear();
+      spareBuffers.offer(b);
+      bufferSlots.release();
+    }
+  }
+
+  /**
+   * The runs below level 0: a key hot there is not marked hot again in a new level-0 run. Level 0
+   * is left out to keep flushing cheap when many level-0 runs wait for a merge.
+   */
+  private static Run[] runsBelowLevel0(Version v) {
+    int n = 0;
+    for (Run r : v.runs) {
+      if (r.level > 0) {
+        n++;
+      }
+    }
+    Run[] out = new Run[n];
+    int i = 0;
+    for (Run r : v.runs) {
+      if (r.level > 0) {
+        out[i++] = r;
+      }
+    }
+    return out;
+  }
+
+  /** Marks {@code r} hot if it ranks above the threshold and no older run already has it hot. */
+  private void annotate(AccessRecord r, long now, Run[] olderRuns, HotThreshold t) {
+    r.hot = t.admits(r.isStable(now), clock.normalizedRank(r)) && !hotInAny(olderRuns, r);
+  }
+
+  private static boolean hotInAny(Run[] runs, AccessRecord r) {
+    if (runs.length == 0) {
+      return false;
+    }
+    byte[] key = r.keyCopy();
+    long h = KeyHash.hash(key);
+    for (Run run : runs) {
+      Segment s = run.find(key);
+      if (s != null && s.mightBeHot(h)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void runDueWork() throws IOException {
+    while (!stopping) {
+      flushQueuedBuffers(false);
+      Version v = current;
+      if (evictionDue(v)) {
+        evict(v);
+        continue;
+      }
+      if (v.runsOnLevel(0) >= options.level0RunLimit()) {
+        mergeLevel(v, 0);
+        continue;
+      }
+      int maxLevel = v.maxLevel();
+      boolean merged = false;
+      for (int level = 1; level <= maxLevel; level++) {
+        if (v.levelBytes(level) > levelCapacity(level)) {
+          mergeLevel(v, level);
+          merged = true;
+          break;
+        }
+      }
+      if (!merged) {
+        return;
+      }
+    }
+  }
+
+  private long levelCapacity(int level) {
+    double cap = (double) options.bufferBytes() * options.level0RunLimit();
+    for (int i = 1; i < level; i++) {
+      cap *= options.levelSizeRatio();
+    }
+    return (long) Math.min(cap, Long.MAX_VALUE / 2);
+  }
+
+  private boolean evictionDue(Version v) {
+    if (v.runs.length == 0 || flushesSinceEviction == 0) {
+      return false;
+    }
+    if (v.hotBytes > hotSetLimit || v.fileBytes > physicalLimit) {
+      return true;
+    }
+    return options.autoTuning()
+        && flushedClock - lastEvictionClock >= options.counterDecayPeriodBytes();
+  }
+
+  private void mergeLevel(Version v, int level) throws IOException {
+    List<Run> inputs = new ArrayList<>();
+    List<Run> older = new ArrayList<>();
+    for (Run r : v.runs) {
+      if (r.level == level || r.level == level + 1) {
+        inputs.add(r);
+      } else if (r.level > level + 1) {
+        older.add(r);
+      }
+    }
+    merge(inputs, level + 1, older.toArray(new Run[0]), threshold, null, flushedClock);
+  }
+
+  private void evict(Version v) throws IOException {
+    long now = flushedClock;
+    long hotTarget = (long) ((1 - options.beta()) * hotSetLimit);
+    long physicalTarget = (long) ((1 - options.beta()) * physicalLimit);
+    EvictionPlanner.Plan plan = EvictionPlanner.plan(v, clock, now, hotTarget, physicalTarget,
+        options.evictionSampleBlocks(), random);
+    List<Run> inputs = List.of(v.runs);
+    // The output goes where it fits: at least as deep as the deepest input, and on a level whose
+    // capacity holds it, so that the next level-0 merge does not rewrite all of it.
+    int level = Math.max(1, v.maxLevel());
+    while (levelCapacity(level) < v.fileBytes) {
+      level++;
+    }
+    EvictionTotals totals = new EvictionTotals();
+    boolean complete = merge(inputs, level, new Run[0], plan.hot(), new Eviction(plan.keep(), totals),
+        now);
+    threshold = plan.hot();
+    evictions++;
+    lastEvictionClock = now;
+    flushesSinceEviction = 0;
+    if (complete) {
+      stableHotBytes = totals.stableHotBytes;
+      if (options.autoTuning()) {
+        retune(totals);
+      }
+    }
+    writeManifest(false);
+  }
+
+  /** Algorithm 1 (HotRAP §3.7): the hot-set limit follows the stable records plus room D_hs. */
+  private void retune(EvictionTotals t) {
+    long hot = t.stableHotBytes + options.maxUnstableHotBytes();
+    hot = Math.max(options.minHotSetLimit(), Math.min(options.maxHotSetLimit(), hot));
+    // Keep the physical limit in the configured proportion to the hot-set limit, but never below
+    // what the records of a full hot set occupy (twice, to leave room for candidates).
+    double physicalPerHot = t.keptHotBytes == 0 ? 0 : (double) t.keptRecordBytes / t.keptHotBytes;
+    double ratio = Math.max(options.physicalToHotRatio(), 2 * physicalPerHot);
+    hotSetLimit = hot;
+    physicalLimit = Math.max(1, (long) (hot * ratio));
+  }
+
+  private static final class EvictionTotals {
+    long stableHotBytes;
+    long keptHotBytes;
+    long keptRecordBytes;
+  }
+
+  private record Eviction(HotThreshold keep, EvictionTotals totals) {}
+
+  /**
+   * Merges {@code inputs} into one run on {@code outputLevel}, publishing progress after every output
+   * file and letting go of input files the merge has passed. Records of one key fold into one; each
+   * output record is marked hot by {@code hot}, unless a run in {@code olderRuns} has it hot already.
+   * An eviction also drops what ranks below its keep threshold.
+   *
+   * @return true if the merge ran to the end, false if it stopped early because the tracker closes
+   */
+  private boolean merge(List<Run> inputs, int outputLevel, Run[] olderRuns, HotThreshold hot,
+      Eviction eviction, long now) throws IOException {
+    int k = inputs.size();
+    RunCursor[] cursors = new RunCursor[k];
+    for (int i = 0; i < k; i++) {
+      cursors[i] = new RunCursor(inputs.get(i));
+      cursors[i].seekToFirst();
+    }
+    java.util.PriorityQueue<RunCursor> heap = new java.util.PriorityQueue<>(Math.max(1, k),
+        (a, b) -> a.current.compareKey(b.current));
+    for (RunCursor c : cursors) {
+      if (c.isValid()) {
+        heap.add(c);
+      }
+    }
+    long outputRunId = nextFileId++;
+    Map<Long, Run> published = new HashMap<>();
+    for (Run r : inputs) {
+      published.put(r.id, r);
+    }
+    Run[] publishedOutput = {null};
+    SegmentSink sink = new SegmentSink() {
+      @Override
+      void onFileFinished(Segment s, byte[] lastKey) throws IOException {
+        // Publish: the output so far, plus whatever of each input lies beyond the merge position.
+        List<Run> removed = new ArrayList<>(published.values());
+        List<Run> added = new ArrayList<>();
+        Run out = new Run(outputRunId, outputLevel, segments);
+        added.add(out);
+        for (Run r : inputs) {
+          Run was = published.get(r.id);
+          List<Segment> rest = new ArrayList<>();
+          for (Segment seg : was.segments) {
+            if (java.util.Arrays.compareUnsigned(seg.lastKey, lastKey) > 0) {
+              rest.add(seg);
+            }
+          }
+          Run now = rest.size() == was.segments.length ? was : new Run(was.id, was.level, rest);
+          published.put(r.id, now);
+          if (!rest.isEmpty()) {
+            added.add(now);
+          }
+        }
+        if (publishedOutput[0] != null) {
+          removed.add(publishedOutput[0]);
+        }
+        publishedOutput[0] = out;
+        replaceRuns(removed, added, true);
+      }
+    };
+    AccessRecord acc = new AccessRecord();
+    List<AccessRecord> same = new ArrayList<>();
+    boolean ok = false;
+    boolean complete = true;
+    try {
+      while (!heap.isEmpty()) {
+        same.clear();
+        RunCursor first = heap.poll();
+        same.add(snapshot(first.current));
+        advance(first, heap);
+        while (!heap.isEmpty() && heap.peek().current.compareKey(same.get(0)) == 0) {
+          RunCursor c = heap.poll();
+          same.add(snapshot(c.current));
+          advance(c, heap);
+        }
+        fold(same, acc);
+        boolean stable = acc.isStable(now);
+        double rank = clock.normalizedRank(acc);
+        if (eviction != null) {
+          if (!eviction.keep().admits(stable, rank)) {
+            continue;
+          }
+        }
+        acc.hot = hot.admits(stable, rank) && !hotInAny(olderRuns, acc);
+        if (eviction != null) {
+          EvictionTotals t = eviction.totals();
+          if (stable) {
+            t.stableHotBytes += acc.hotSize();
+          }
+          if (acc.hot) {
+            t.keptHotBytes += acc.hotSize();
+            t.keptRecordBytes += acc.encodedSize();
+          }
+        }
+        boolean fileDone = sink.add(acc);
+        if (fileDone) {
+          flushQueuedBuffers(true);
+          if (stopping) {
+            complete = heap.isEmpty();
+            break;
+          }
+        }
+      }
+      if (complete) {
+        sink.finishFile();
+        // Publish the final shape: the output replaces every input.
+        List<Run> removed = new ArrayList<>(published.values());
+        if (publishedOutput[0] != null) {
+          removed.add(publishedOutput[0]);
+        }
+        List<Run> added = sink.segments.isEmpty()
+            ? List.of() : List.of(new Run(outputRunId, outputLevel, sink.segments));
+        replaceRuns(removed, added, true);
+      }
+      ok = true;
+    } finally {
+      if (!ok) {
+        sink.abort();
+      }
+      sink.releaseAll();
+    }
+    return complete;
+  }
+
+  private static AccessRecord snapshot(AccessRecord r) {
+    AccessRecord c = new AccessRecord();
+    c.copyFrom(r);
+    return c;
+  }
+
+  private static void advance(RunCursor c, java.util.PriorityQueue<RunCursor> heap) {
+    c.next();
+    if (c.isValid()) {
+      heap.add(c);
+    }
+  }
+
+  /** Folds records of one key, oldest first, into {@code acc}. */
+  private void fold(List<AccessRecord> same, AccessRecord acc) {
+    if (same.size() > 1) {
+      same.sort((a, b) -> Long.compare(a.time, b.time));
+    }
+    acc.copyFrom(same.get(0));
+    for (int i = 1; i < same.size(); i++) {
+      acc.mergeNewer(same.get(i), clock);
+    }
+  }
+
+  /**
+   * Replaces runs in the current version and saves the manifest. Runs are matched by id, so a
+   * shrunken copy of an input run replaces the published one.
+   */
+  private void replaceRuns(List<Run> removed, List<Run> added, boolean saveManifest)
+      throws IOException {
+    Set<Long> removedIds = new HashSet<>();
+    for (Run r : removed) {
+      removedIds.add(r.id);
+    }
+    for (Run r : added) {
+      removedIds.add(r.id);
+    }
+    Version old;
+    synchronized (versionLock) {
+      old = current;
+      List<Run> runs = new ArrayList<>();
+      for (Run r : old.runs) {
+        if (!removedIds.contains(r.id)) {
+          runs.add(r);
+        }
+      }
+      runs.addAll(added);
+      runs.sort((a, b) -> a.level != b.level ? Integer.compare(a.level, b.level)
+          : Long.compare(b.id, a.id));
+      current = new Version(runs);
+      publishedClock = flushedClock;
+    }
+    old.release();
+    if (saveManifest) {
+      writeManifest(false);
+    }
+  }
+
+  private void writeManifest(boolean sync) throws IOException {
+    Version v = current;
+    List<Manifest.RunEntry> entries = new ArrayList<>();
+    for (Run r : v.runs) {
+      long[] ids = new long[r.segments.length];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = r.segments[i].id;
+      }
+      entries.add(new Manifest.RunEntry(r.id, r.level, ids));
+    }
+    new Manifest(flushedClock, nextFileId, evictions, lastEvictionClock, threshold, hotSetLimit,
+        physicalLimit, stableHotBytes, entries).write(dir, sync);
+  }
+
+  /**
+   * Writes records into a sequence of segment files of at most {@code segmentBytes} each. Segments
+   * it finished are held by it (one reference each) until {@link #releaseAll()}.
+   */
+  private class SegmentSink {
+    final List<Segment> segments = new ArrayList<>();
+    private SegmentWriter writer;
+
+    /** Adds a record; true if this finished an output file. */
+    boolean add(AccessRecord r) throws IOException {
+      if (writer == null) {
+        writer = new SegmentWriter(nextFileId++, dir, options.blockBytes(),
+            options.bloomBitsPerKey(), io);
+      }
+      writer.add(r);
+      if (writer.size() >= options.segmentBytes()) {
+        finishFile();
+        return true;
+      }
+      return false;
+    }
+
+    void finishFile() throws IOException {
+      if (writer == null) {
+        return;
+      }
+      SegmentWriter w = writer;
+      writer = null;
+      Segment s = w.finish();
+      segments.add(s);
+      onFileFinished(s, s.lastKey);
+    }
+
+    void onFileFinished(Segment s, byte[] lastKey) throws IOException {}
+
+    void abort() {
+      if (writer != null) {
+        writer.abort();
+        writer = null;
+      }
+    }
+
+    void releaseAll() {
+      for (Segment s : segments) {
+        s.release();
+      }
+      segments.clear();
+    }
+  }
 }

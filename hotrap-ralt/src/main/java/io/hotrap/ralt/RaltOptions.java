@@ -97,7 +97,7 @@ public final class RaltOptions {
         orDefault(b.maxUnstableHotBytes, (long) (DEFAULT_UNSTABLE_FRACTION_OF_MAX * maxHotSetLimit));
     counterDecayPeriodBytes = orDefault(b.counterDecayPeriodBytes, Math.max(1, maxHotSetLimit));
     bufferBytes =
-        orDefault(b.bufferBytes, clamp(fastDiskBytes / 256, 1L << 20, 64L << 20));
+        orDefault(b.bufferBytes, clamp(fastDiskBytes / 128, 4L << 20, 32L << 20));
     segmentBytes =
         orDefault(b.segmentBytes, clamp(initialPhysicalLimit / 64, 64L << 10, 8L << 20));
   }
@@ -164,7 +164,11 @@ public final class RaltOptions {
   /** Target size of an on-disk block of records, bytes; default {@value #DEFAULT_BLOCK_BYTES}. */
   public int blockBytes() { return blockBytes; }
 
-  /** Capacity of the unsorted in-memory buffer, bytes; default FD/256 within [1 MiB, 64 MiB]. */
+  /**
+   * Capacity of the unsorted in-memory buffer, bytes; default FD/128 within [4 MiB, 32 MiB]. Up to
+   * three buffers exist at once (one filling, queued ones, one being written). A larger buffer folds
+   * more repeated accesses before they reach the disk.
+   */
   public long bufferBytes() { return bufferBytes; }
 
   /**

@@ -1,0 +1,218 @@
+package io.hotrap.ralt;
+
+import java.util.Arrays;
+
+/**
+ * RALT's unsorted in-memory buffer (HotRAP §3.2): accesses are appended in arrival order, and when
+ * the buffer is full the background thread aggregates the accesses of each key and sorts the keys,
+ * producing the records of a new level-0 run.
+ *
+ * <p>Keys are copied into one arena, so recording an access allocates nothing. Not thread-safe: the
+ * tracker appends under its buffer lock, then hands the whole buffer to the background thread, which
+ * owns it until it is {@linkplain #clear() cleared} and returned.
+ */
+final class AccessBuffer {
+  /** Bytes of bookkeeping per access besides the key, used to size the entry arrays. */
+  private static final int ENTRY_BYTES = 20;
+
+  private final byte[] arena;
+  private final int[] keyOff;
+  private final int[] keyLen;
+  private final int[] valueLen;
+  private final long[] time;
+  private int arenaUsed;
+  private int count;
+
+  // Aggregation state, reused across drains.
+  private int[] table = new int[0];
+  private int[] distinct = new int[0];
+  private float[] aggScore = new float[0];
+  private long[] aggTime = new long[0];
+  private long[] aggStableUntil = new long[0];
+  private boolean[] aggTagged = new boolean[0];
+  private int[] aggValueLen = new int[0];
+  private int distinctCount;
+
+  AccessBuffer(int bytes) {
+    int entries = Math.max(16, bytes / (ENTRY_BYTES + 24));
+    arena = new byte[bytes];
+    keyOff = new int[entries];
+    keyLen = new int[entries];
+    valueLen = new int[entries];
+    time = new long[entries];
+  }
+
+  /** Appends one access; false when the buffer is full (nothing is appended then). */
+  boolean add(byte[] key, int valueLength, long accessTime) {
+    if (count == keyOff.length || arena.length - arenaUsed < key.length) {
+      return false;
+    }
+    System.arraycopy(key, 0, arena, arenaUsed, key.length);
+    keyOff[count] = arenaUsed;
+    keyLen[count] = key.length;
+    valueLen[count] = valueLength;
+    time[count] = accessTime;
+    arenaUsed += key.length;
+    count++;
+    return true;
+  }
+
+  int size() {
+    return count;
+  }
+
+  boolean isEmpty() {
+    return count == 0;
+  }
+
+  /** Access clock of the last access appended, or -1 if empty. */
+  long lastTime() {
+    return count == 0 ? -1 : time[count - 1];
+  }
+
+  void clear() {
+    count = 0;
+    arenaUsed = 0;
+    distinctCount = 0;
+  }
+
+  /**
+   * Aggregates the accesses of each key — in arrival order, so each merge folds a newer access into
+   * the older record — and sorts the distinct keys in unsigned order. Then {@link #distinctCount()}
+   * and {@link #load(int, AccessRecord)} read the result.
+   */
+  void aggregateAndSort(Clock clock) {
+    int cap = Integer.highestOneBit(Math.max(4, count * 2 - 1)) << 1;
+    if (table.length < cap) {
+      table = new int[cap];
+    }
+    Arrays.fill(table, 0, cap, -1);
+    if (distinct.length < count) {
+      int n = keyOff.length;
+      distinct = new int[n];
+      aggScore = new float[n];
+      aggTime = new long[n];
+      aggStableUntil = new long[n];
+      aggTagged = new boolean[n];
+      aggValueLen = new int[n];
+    }
+    int mask = cap - 1;
+    int d = 0;
+    AccessRecord older = new AccessRecord();
+    AccessRecord newer = new AccessRecord();
+    for (int i = 0; i < count; i++) {
+      int slot = (int) KeyHash.hash(arena, keyOff[i], keyLen[i]) & mask;
+      while (true) {
+        int j = table[slot];
+        if (j < 0) {
+          table[slot] = d;
+          distinct[d] = i;
+          clock.initAccess(newer, time[i]);
+          aggScore[d] = newer.score;
+          aggTime[d] = newer.time;
+          aggStableUntil[d] = newer.stableUntil;
+          aggTagged[d] = false;
+          aggValueLen[d] = valueLen[i];
+          d++;
+          break;
+        }
+        int e = distinct[j];
+        if (keyLen[e] == keyLen[i]
+            && Arrays.equals(arena, keyOff[e], keyOff[e] + keyLen[e], arena, keyOff[i],
+                keyOff[i] + keyLen[i])) {
+          older.score = aggScore[j];
+          older.time = aggTime[j];
+          older.stableUntil = aggStableUntil[j];
+          older.tagged = aggTagged[j];
+          older.valueLength = aggValueLen[j];
+          clock.initAccess(newer, time[i]);
+          newer.valueLength = valueLen[i];
+          older.mergeNewer(newer, clock);
+          aggScore[j] = older.score;
+          aggTime[j] = older.time;
+          aggStableUntil[j] = older.stableUntil;
+          aggTagged[j] = older.tagged;
+          aggValueLen[j] = older.valueLength;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
+    distinctCount = d;
+    sortByKey(d);
+  }
+
+  private int[] order = new int[0];
+
+  private void sortByKey(int n) {
+    if (order.length < n) {
+      order = new int[keyOff.length];
+    }
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    int[] tmp = new int[n];
+    mergeSort(order, tmp, 0, n);
+  }
+
+  private void mergeSort(int[] a, int[] tmp, int lo, int hi) {
+    if (hi - lo <= 16) {
+      for (int i = lo + 1; i < hi; i++) {
+        int v = a[i];
+        int j = i - 1;
+        while (j >= lo && compareAgg(a[j], v) > 0) {
+          a[j + 1] = a[j];
+          j--;
+        }
+        a[j + 1] = v;
+      }
+      return;
+    }
+    int mid = (lo + hi) >>> 1;
+    mergeSort(a, tmp, lo, mid);
+    mergeSort(a, tmp, mid, hi);
+    if (compareAgg(a[mid - 1], a[mid]) <= 0) {
+      return;
+    }
+    System.arraycopy(a, lo, tmp, lo, hi - lo);
+    int i = lo;
+    int j = mid;
+    for (int k = lo; k < hi; k++) {
+      if (j >= hi || (i < mid && compareAgg(tmp[i], tmp[j]) <= 0)) {
+        a[k] = tmp[i++];
+      } else {
+        a[k] = tmp[j++];
+      }
+    }
+  }
+
+  private int compareAgg(int x, int y) {
+    int ex = distinct[x];
+    int ey = distinct[y];
+    return AccessRecord.compareKeys(arena, keyOff[ex], keyLen[ex], arena, keyOff[ey], keyLen[ey]);
+  }
+
+  int distinctCount() {
+    return distinctCount;
+  }
+
+  /** Fills {@code r} with the {@code i}-th aggregated record in key order (key bytes borrowed). */
+  void load(int i, AccessRecord r) {
+    int j = order[i];
+    int e = distinct[j];
+    r.keyBuf = arena;
+    r.keyOff = keyOff[e];
+    r.keyLen = keyLen[e];
+    r.valueLength = aggValueLen[j];
+    r.time = aggTime[j];
+    r.score = aggScore[j];
+    r.stableUntil = aggStableUntil[j];
+    r.tagged = aggTagged[j];
+    r.hot = false;
+  }
+
+  /** Heap bytes this buffer holds. */
+  long memoryBytes() {
+    return arena.length + keyOff.length * 20L + table.length * 4L + distinct.length * 33L;
+  }
+}
