@@ -143,29 +143,93 @@ final class AccessBuffer {
   }
 
   private int[] order = new int[0];
+  private long[] packed = new long[0];
 
+  /**
+   * Sorts the distinct keys. Each key is reduced to the 44 bits that follow the prefix all keys of
+   * the buffer share, packed with its 20-bit index into one long, and the longs are sorted as
+   * primitives; only keys whose 44 bits tie are compared in full. Keys of real workloads share long
+   * prefixes ("user0000…"), which is why the shared prefix is skipped first.
+   */
   private void sortByKey(int n) {
     if (order.length < n) {
       order = new int[keyOff.length];
     }
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
+    if (n > (1 << INDEX_BITS)) {
+      for (int i = 0; i < n; i++) {
+        order[i] = i;
+      }
+      mergeSort(order, new int[n], 0, n);
+      return;
     }
-    int[] tmp = new int[n];
-    mergeSort(order, tmp, 0, n);
+    int shared = sharedPrefix(n);
+    if (packed.length < n) {
+      packed = new long[keyOff.length];
+    }
+    for (int i = 0; i < n; i++) {
+      int e = distinct[i];
+      long bits = 0;
+      int off = keyOff[e] + shared;
+      int len = keyLen[e] - shared;
+      for (int b = 0; b < 6; b++) {
+        bits = (bits << 8) | (b < len ? (arena[off + b] & 0xFF) : 0);
+      }
+      // 48 bits read, the top 44 kept; flipping the sign bit makes signed order unsigned order.
+      packed[i] = ((bits >>> 4) << INDEX_BITS | i) ^ Long.MIN_VALUE;
+    }
+    Arrays.sort(packed, 0, n);
+    long mask = (1L << INDEX_BITS) - 1;
+    for (int i = 0; i < n; i++) {
+      order[i] = (int) (packed[i] & mask);
+    }
+    // Keys whose 44 bits tie: finish with an insertion sort of each tied group.
+    int groupStart = 0;
+    for (int i = 1; i <= n; i++) {
+      if (i == n || (packed[i] >>> INDEX_BITS) != (packed[groupStart] >>> INDEX_BITS)) {
+        if (i - groupStart > 1) {
+          insertionSort(order, groupStart, i);
+        }
+        groupStart = i;
+      }
+    }
+  }
+
+  private static final int INDEX_BITS = 20;
+
+  private int sharedPrefix(int n) {
+    if (n == 0) {
+      return 0;
+    }
+    int first = distinct[0];
+    int shared = keyLen[first];
+    for (int i = 1; i < n && shared > 0; i++) {
+      int e = distinct[i];
+      int m = Arrays.mismatch(arena, keyOff[first], keyOff[first] + shared, arena, keyOff[e],
+          keyOff[e] + Math.min(shared, keyLen[e]));
+      if (m >= 0) {
+        shared = m;
+      } else {
+        shared = Math.min(shared, keyLen[e]);
+      }
+    }
+    return shared;
+  }
+
+  private void insertionSort(int[] a, int lo, int hi) {
+    for (int i = lo + 1; i < hi; i++) {
+      int v = a[i];
+      int j = i - 1;
+      while (j >= lo && compareAgg(a[j], v) > 0) {
+        a[j + 1] = a[j];
+        j--;
+      }
+      a[j + 1] = v;
+    }
   }
 
   private void mergeSort(int[] a, int[] tmp, int lo, int hi) {
     if (hi - lo <= 16) {
-      for (int i = lo + 1; i < hi; i++) {
-        int v = a[i];
-        int j = i - 1;
-        while (j >= lo && compareAgg(a[j], v) > 0) {
-          a[j + 1] = a[j];
-          j--;
-        }
-        a[j + 1] = v;
-      }
+      insertionSort(a, lo, hi);
       return;
     }
     int mid = (lo + hi) >>> 1;
@@ -213,6 +277,7 @@ final class AccessBuffer {
 
   /** Heap bytes this buffer holds. */
   long memoryBytes() {
-    return arena.length + keyOff.length * 20L + table.length * 4L + distinct.length * 33L;
+    return arena.length + keyOff.length * 20L + table.length * 4L + distinct.length * 33L
+        + order.length * 4L + packed.length * 8L;
   }
 }
