@@ -12,8 +12,9 @@ import java.util.Random;
  *
  * <p>Sampling reads a fixed number of random blocks rather than every record, so planning costs the
  * same at any tracker size; with a few hundred blocks of ~150 records each, the quantile error is a
- * fraction of a percent. Records of one key that sit in several runs are sampled unmerged, which
- * slightly overstates the sizes and makes the thresholds a little strict, never loose.
+ * fraction of a percent. Records of one key that sit in several runs are sampled unmerged; a
+ * record whose key is hot in a deeper run is left out, so that the fresh copies of hot keys in upper
+ * levels do not count twice and squeeze the room Algorithm 1 leaves for unstable records.
  */
 final class EvictionPlanner {
   record Plan(HotThreshold hot, HotThreshold keep) {}
@@ -45,6 +46,10 @@ final class EvictionPlanner {
           int end = 8 + Segment.getInt(block, 0);
           while (pos < end) {
             pos += rec.decode(block, pos);
+            sample.recordBytes += rec.encodedSize();
+            if (hotInDeeperRun(v, r, rec)) {
+              continue; // the deeper copy stands for the key; counting both would double it
+            }
             sample.add(rec.isStable(now), clock.normalizedRank(rec), rec.hotSize(),
                 rec.encodedSize());
           }
@@ -63,6 +68,25 @@ final class EvictionPlanner {
     HotThreshold hot = sample.threshold(order, sample.hot, hotTarget / scale);
     HotThreshold keep = sample.threshold(order, sample.physical, physicalTarget * recordShare / scale);
     return new Plan(hot.max(keep), keep);
+  }
+
+  private static boolean hotInDeeperRun(Version v, Run of, AccessRecord rec) {
+    byte[] key = null;
+    long hash = 0;
+    for (Run d : v.runs) {
+      if (d.level <= of.level) {
+        continue;
+      }
+      if (key == null) {
+        key = rec.keyCopy();
+        hash = KeyHash.hash(key);
+      }
+      Segment s = d.find(key);
+      if (s != null && s.mightBeHot(hash)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static int[] pickBlocks(int total, int want, Random random) {
@@ -87,6 +111,7 @@ final class EvictionPlanner {
     double[] rank = new double[1024];
     long[] hot = new long[1024];
     long[] physical = new long[1024];
+    /** Bytes of every record read, including those left out of the sample. */
     long recordBytes;
 
     void add(boolean s, double r, long h, int phys) {
@@ -101,7 +126,6 @@ final class EvictionPlanner {
       rank[size] = r;
       hot[size] = h;
       physical[size] = phys;
-      recordBytes += phys;
       size++;
     }
 

@@ -63,8 +63,8 @@ final class Segment {
   final long hotBytes;
   final byte[] firstKey;
   final byte[] lastKey;
-  private final long[] blockOffsets;
-  private final int[] blockLengths;
+  /** File offset of each block, plus the end of the last block. Files stay far below 2 GiB. */
+  private final int[] blockOffsets;
   private final byte[] indexKeys;
   private final int[] indexKeyOffsets;
   private final long[] hotPrefix;
@@ -75,7 +75,7 @@ final class Segment {
   private volatile boolean deleteOnRelease = true;
 
   Segment(long id, Path path, long fileBytes, long recordCount, long recordBytes, long hotCount,
-      long hotBytes, byte[] lastKey, long[] blockOffsets, int[] blockLengths, byte[] indexKeys,
+      long hotBytes, byte[] lastKey, int[] blockOffsets, byte[] indexKeys,
       int[] indexKeyOffsets, long[] hotPrefix, HotKeyFilter filter, IoStats io) {
     this.id = id;
     this.path = path;
@@ -86,7 +86,6 @@ final class Segment {
     this.hotBytes = hotBytes;
     this.lastKey = lastKey;
     this.blockOffsets = blockOffsets;
-    this.blockLengths = blockLengths;
     this.indexKeys = indexKeys;
     this.indexKeyOffsets = indexKeyOffsets;
     this.hotPrefix = hotPrefix;
@@ -100,7 +99,7 @@ final class Segment {
   }
 
   int blockCount() {
-    return blockOffsets.length;
+    return blockOffsets.length - 1;
   }
 
   /** Whether the key may be a hot key of this segment (no false negatives). */
@@ -123,7 +122,7 @@ final class Segment {
   /** Index of the last block whose first key is at most {@code key}; 0 if the key precedes all. */
   int floorBlock(byte[] key) {
     int lo = 0;
-    int hi = blockOffsets.length - 1;
+    int hi = blockCount() - 1;
     while (lo < hi) {
       int mid = (lo + hi + 1) >>> 1;
       int c = Arrays.compareUnsigned(key, 0, key.length, indexKeys, indexKeyOffsets[mid],
@@ -152,7 +151,7 @@ final class Segment {
 
   /** Reads block {@code i}, checks its checksum and returns it whole (header at offset 0). */
   byte[] readBlock(int i) throws IOException {
-    byte[] block = new byte[blockLengths[i]];
+    byte[] block = new byte[blockOffsets[i + 1] - blockOffsets[i]];
     ByteBuffer bb = ByteBuffer.wrap(block);
     long pos = blockOffsets[i];
     FileChannel ch = channel();
@@ -207,7 +206,7 @@ final class Segment {
 
   /** Heap bytes of the index and filter. */
   long memoryBytes() {
-    return 96 + blockOffsets.length * 8L + blockLengths.length * 4L + indexKeys.length
+    return 96 + blockOffsets.length * 4L + indexKeys.length
         + indexKeyOffsets.length * 4L + hotPrefix.length * 8L + filter.memoryBytes()
         + firstKey.length + lastKey.length;
   }

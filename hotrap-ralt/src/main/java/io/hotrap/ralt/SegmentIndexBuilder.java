@@ -10,8 +10,8 @@ import java.util.Arrays;
  */
 final class SegmentIndexBuilder {
   private final int bloomBitsPerKey;
-  private long[] blockOffsets = new long[16];
-  private int[] blockLengths = new int[16];
+  /** Offset of each block, plus the end of the last one. */
+  private int[] blockOffsets = new int[17];
   private long[] hotPrefix = new long[17];
   private int[] keyOffsets = new int[17];
   private byte[] keys = new byte[512];
@@ -32,9 +32,8 @@ final class SegmentIndexBuilder {
 
   /** Opens a new block at file offset {@code offset} whose first record is {@code first}. */
   void startBlock(long offset, int length, AccessRecord first) {
-    if (blocks == blockOffsets.length) {
-      blockOffsets = Arrays.copyOf(blockOffsets, blocks * 2);
-      blockLengths = Arrays.copyOf(blockLengths, blocks * 2);
+    if (blocks + 1 == blockOffsets.length) {
+      blockOffsets = Arrays.copyOf(blockOffsets, blocks * 2 + 1);
       hotPrefix = Arrays.copyOf(hotPrefix, blocks * 2 + 1);
       keyOffsets = Arrays.copyOf(keyOffsets, blocks * 2 + 1);
     }
@@ -45,15 +44,15 @@ final class SegmentIndexBuilder {
     keyOffsets[blocks] = keysUsed;
     keysUsed += first.keyLen;
     keyOffsets[blocks + 1] = keysUsed;
-    blockOffsets[blocks] = offset;
-    blockLengths[blocks] = length;
+    blockOffsets[blocks] = Math.toIntExact(offset);
+    blockOffsets[blocks + 1] = Math.toIntExact(offset + length);
     hotPrefix[blocks + 1] = hotPrefix[blocks];
     blocks++;
   }
 
   /** Sets the length of the block opened last, once it is known. */
   void setLastBlockLength(int length) {
-    blockLengths[blocks - 1] = length;
+    blockOffsets[blocks] = blockOffsets[blocks - 1] + length;
   }
 
   /** Adds a record of the block opened last. */
@@ -96,7 +95,7 @@ final class SegmentIndexBuilder {
   Segment build(long id, Path path, long fileBytes, IoStats io) {
     byte[] last = savedLastKey != null ? savedLastKey : lastKey();
     return new Segment(id, path, fileBytes, recordCount, recordBytes, hotCount, hotBytes, last,
-        Arrays.copyOf(blockOffsets, blocks), Arrays.copyOf(blockLengths, blocks),
+        Arrays.copyOf(blockOffsets, blocks + 1),
         Arrays.copyOf(keys, keysUsed), Arrays.copyOf(keyOffsets, blocks + 1),
         Arrays.copyOf(hotPrefix, blocks + 1),
         HotKeyFilter.build(hotHashes, (int) hotCount, bloomBitsPerKey), io);
