@@ -423,7 +423,7 @@ public final class Ralt implements AutoCloseable {
         if (task instanceof AccessBuffer b) {
           flushBuffer(b);
         }
-        runDueWork();
+        runDueWorkDroppingDamagedFiles();
         if (task instanceof CompletableFuture<?> f) {
           ((CompletableFuture<?>) f).complete(null);
         }
@@ -434,6 +434,52 @@ public final class Ralt implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * Runs due merges and evictions. A file found damaged while merging would fail every later merge
+   * that reads it, so it is taken out of the tracker — its records are lost, the tracking of
+   * everything else goes on — and the work is tried again.
+   */
+  private void runDueWorkDroppingDamagedFiles() throws IOException {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        runDueWork();
+        return;
+      } catch (IOException | RuntimeException e) {
+        if (attempt >= 16 || !dropIfCorrupt(e)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private boolean dropIfCorrupt(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof CorruptSegmentException c) {
+        Version v = current;
+        for (Run r : v.runs) {
+          for (Segment s : r.segments) {
+            if (s == c.segment) {
+              List<Segment> rest = new ArrayList<>(List.of(r.segments));
+              rest.remove(s);
+              LOG.log(Level.WARNING, "RALT file " + s.path + " is damaged; dropped its "
+                  + s.recordCount + " records");
+              try {
+                replaceRuns(List.of(r), rest.isEmpty() ? List.of() : List.of(new Run(r.id, r.level,
+                    rest)), true);
+              } catch (IOException | RuntimeException again) {
+                LOG.log(Level.WARNING, "RALT could not drop " + s.path, again);
+                return false;
+              }
+              return true;
+            }
+          }
+        }
+        return false;
+      }
+    }
+    return false;
   }
 
   private void finishOnStop() {

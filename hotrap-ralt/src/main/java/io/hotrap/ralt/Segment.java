@@ -158,12 +158,12 @@ final class Segment {
     while (bb.hasRemaining()) {
       int n = ch.read(bb, pos + bb.position());
       if (n < 0) {
-        throw new IOException("unexpected end of " + path + " in block " + i);
+        throw new CorruptSegmentException(this, "unexpected end of " + path + " in block " + i);
       }
     }
     io.read(block.length);
     if (!blockIsValid(block, 0, block.length)) {
-      throw new IOException("checksum mismatch in " + path + " block " + i);
+      throw new CorruptSegmentException(this, "checksum mismatch in " + path + " block " + i);
     }
     return block;
   }
