@@ -15,19 +15,7 @@ import java.util.zip.CRC32C;
 /**
  * One file of a sorted run of access records, with its in-memory index and Bloom filter of hot keys.
  *
- * <h2>File layout</h2>
- * Written once by {@link SegmentWriter}, never modified. All integers big-endian.
- * <pre>
- * header   16 bytes   magic "HRALTSG1" (8), format version = 1 (4), reserved = 0 (4)
- * block*              length L of the payload (4), record count (4), payload: L bytes of
- *                     {@link AccessRecord}s in strictly ascending unsigned key order,
- *                     CRC32C of the preceding 8 + L bytes (4)
- * footer   32 bytes   magic "HRALTEND" (8), block count (4), record count (8),
- *                     offset of the footer = end of the last block (8), CRC32C of the preceding
- *                     28 footer bytes (4)
- * </pre>
- * Keys ascend across blocks too. A block holds records until the next one would pass the block size;
- * a record larger than a block gets a block of its own.
+ * <p>The file format is documented at {@link SegmentWriter}, which writes it.
  *
  * <h2>In memory</h2>
  * Per block: its offset, its first key and the prefix sum of the hot bytes (key + value length of

@@ -9,8 +9,22 @@ import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
 /**
- * Writes one {@link Segment} file (layout documented there) from records given in strictly ascending
- * key order, building the in-memory index as it goes.
+ * Writes one {@link Segment} file from records given in strictly ascending key order, building the
+ * in-memory index as it goes.
+ *
+ * <h2>File layout</h2>
+ * Written once, never modified. All integers big-endian.
+ * <pre>
+ * header   16 bytes   magic "HRALTSG1" (8), format version = 1 (4), reserved = 0 (4)
+ * block*              length L of the payload (4), record count (4), payload: L bytes of
+ *                     {@link AccessRecord}s in strictly ascending unsigned key order,
+ *                     CRC32C of the preceding 8 + L bytes (4)
+ * footer   32 bytes   magic "HRALTEND" (8), block count (4), record count (8),
+ *                     offset of the footer = end of the last block (8), CRC32C of the preceding
+ *                     28 footer bytes (4)
+ * </pre>
+ * Keys ascend across blocks too. A block holds records until the next one would pass the block size;
+ * a record larger than a block gets a block of its own.
  *
  * <p>Output is written block by block; a writer that fails or is {@linkplain #abort() aborted}
  * deletes its partial file, so a half-written segment never outlives its writer. Not thread-safe.
