@@ -12,15 +12,18 @@ import java.util.Arrays;
  * owns it until it is {@linkplain #clear() cleared} and returned.
  */
 final class AccessBuffer {
-  /** Bytes of bookkeeping per access besides the key, used to size the entry arrays. */
-  private static final int ENTRY_BYTES = 20;
+  /** Typical key length, used to size the entry arrays; shorter keys grow them. */
+  private static final int TYPICAL_KEY = 24;
 
+  private final int capacity;
   private final byte[] arena;
-  private final int[] keyOff;
-  private final int[] keyLen;
-  private final int[] valueLen;
-  private final long[] time;
+  private int[] keyOff;
+  private int[] keyLen;
+  private int[] valueLen;
+  private long[] time;
   private int arenaUsed;
+  /** Bytes the buffered accesses would take on disk as records, before aggregation. */
+  private long recordBytes;
   private int count;
 
   // Aggregation state, reused across drains.
@@ -33,8 +36,13 @@ final class AccessBuffer {
   private int[] aggValueLen = new int[0];
   private int distinctCount;
 
+  /**
+   * A buffer that is full when its accesses, one record each, would take {@code bytes} on disk; so a
+   * full buffer never writes more than {@code bytes} of records (plus block framing).
+   */
   AccessBuffer(int bytes) {
-    int entries = Math.max(16, bytes / (ENTRY_BYTES + 24));
+    capacity = bytes;
+    int entries = Math.max(16, bytes / (AccessRecord.OVERHEAD + TYPICAL_KEY));
     arena = new byte[bytes];
     keyOff = new int[entries];
     keyLen = new int[entries];
@@ -44,9 +52,21 @@ final class AccessBuffer {
 
   /** Appends one access; false when the buffer is full (nothing is appended then). */
   boolean add(byte[] key, int valueLength, long accessTime) {
-    if (count == keyOff.length || arena.length - arenaUsed < key.length) {
+    int size = AccessRecord.encodedSize(key.length);
+    if (count > 0 && recordBytes + size > capacity) {
       return false;
     }
+    if (count == keyOff.length) {
+      int n = count * 2;
+      keyOff = Arrays.copyOf(keyOff, n);
+      keyLen = Arrays.copyOf(keyLen, n);
+      valueLen = Arrays.copyOf(valueLen, n);
+      time = Arrays.copyOf(time, n);
+    }
+    if (arena.length - arenaUsed < key.length) {
+      return false; // only a key longer than the whole buffer gets here
+    }
+    recordBytes += size;
     System.arraycopy(key, 0, arena, arenaUsed, key.length);
     keyOff[count] = arenaUsed;
     keyLen[count] = key.length;
@@ -73,6 +93,7 @@ final class AccessBuffer {
   void clear() {
     count = 0;
     arenaUsed = 0;
+    recordBytes = 0;
     distinctCount = 0;
   }
 

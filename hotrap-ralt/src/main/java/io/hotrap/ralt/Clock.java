@@ -39,7 +39,8 @@ final class Clock {
     r.hot = false;
   }
 
+  /** The record's normalized rank, taken at the exact (fractional) tick of its last access. */
   double normalizedRank(AccessRecord r) {
-    return scorer.normalizedRank(r.score, tick(r.time), logAlpha);
+    return scorer.normalizedRank(r.score, (double) r.time / tickPeriodBytes, logAlpha);
   }
 }

@@ -59,16 +59,17 @@ public enum Scorer {
    *
    * <p>Exponential smoothing: {@code ln(score) − tick·ln α} (monotone in the real score
    * {@code α^(now − tick)·score} for every {@code now}). LRU: the tick. CLOCK: {@code counter + tick},
-   * exact while counters have not hit zero.
+   * exact while counters have not hit zero. The tick may be fractional: ranking by the exact
+   * access time breaks the ties that whole ticks would leave among records of equal score.
    */
-  double normalizedRank(float score, long tick, double logAlpha) {
+  double normalizedRank(float score, double tick, double logAlpha) {
     switch (this) {
       case EXPONENTIAL_SMOOTHING:
         return Math.log(Math.max(score, Float.MIN_NORMAL)) - tick * logAlpha;
       case LRU:
         return tick;
       case CLOCK:
-        return score + (double) tick;
+        return score + tick;
       default:
         throw new AssertionError(this);
     }

@@ -1,0 +1,64 @@
+package io.hotrap.bench;
+
+import io.hotrap.bench.ralt.RaltDemo;
+import io.hotrap.bench.ralt.RaltMemory;
+import io.hotrap.bench.ralt.RaltWriteAmplification;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+
+/** Entry point of {@code hotrap-bench.jar}: one subcommand per measurement. */
+public final class Main {
+
+  private static final String USAGE = String.join("\n",
+      "usage: java -jar hotrap-bench.jar <command> [options]",
+      "",
+      "commands:",
+      "  demo         RALT on a hotspot-5% stream over 1M keys: stats, recall, limits, speed",
+      "               [--dir hotrap-data/ralt-demo] [--keys 1000000] [--accesses 4000000]",
+      "               [--fast-disk-mib 200] [--seed 1]",
+      "  ralt-memory  memory per tracked hot key: RALT's account, JVM heap and buffer pools",
+      "               [--dir hotrap-data/ralt-memory] [--keys 4000000] [--hot-fraction 0.05]",
+      "               [--accesses 6000000] [--fast-disk-mib data/5] [--seed 3]",
+      "  ralt-wa      RALT bytes written per access on hotspot-5%, Zipfian and uniform streams",
+      "               [--dir hotrap-data/ralt-wa] [--keys 1000000] [--accesses 5000000]",
+      "               [--fast-disk-mib 200] [--streams hotspot5,zipfian,uniform]",
+      "  jmh [args]   the JMH benchmarks, with JMH's own arguments (-l lists, -h helps)",
+      "");
+
+  private Main() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")
+        || args[0].equals("help")) {
+      System.out.println(USAGE);
+      return;
+    }
+    String command = args[0];
+    List<String> rest = Arrays.asList(args).subList(1, args.length);
+    PrintStream out = System.out;
+    try {
+      switch (command) {
+        case "demo":
+          RaltDemo.run(rest, out);
+          break;
+        case "ralt-memory":
+          RaltMemory.run(rest, out);
+          break;
+        case "ralt-wa":
+          RaltWriteAmplification.run(rest, out);
+          break;
+        case "jmh":
+          org.openjdk.jmh.Main.main(rest.toArray(new String[0]));
+          break;
+        default:
+          System.err.println("unknown command " + command);
+          System.err.println(USAGE);
+          System.exit(2);
+      }
+    } catch (Args.UsageException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+    }
+  }
+}
