@@ -23,6 +23,8 @@ public final class Main {
       "  ralt-wa      RALT bytes written per access on hotspot-5%, Zipfian and uniform streams",
       "               [--dir hotrap-data/ralt-wa] [--keys 1000000] [--accesses 5000000]",
       "               [--fast-disk-mib 200] [--streams hotspot5,zipfian,uniform]",
+      "  migration    write-only load at 10x the fast budget: demotion MiB/s, fast-tier write amp.",
+      "               [--dir hotrap-data/migration] [--budget-mib 8] [--times 10] [--value-bytes 1000]",
       "  jmh [args]   the JMH benchmarks, with JMH's own arguments (-l lists, -h helps)",
       "");
 
@@ -47,6 +49,9 @@ public final class Main {
           break;
         case "ralt-wa":
           RaltWriteAmplification.run(rest, out);
+          break;
+        case "migration":
+          io.hotrap.bench.core.MigrationLoad.run(rest, out);
           break;
         case "jmh":
           org.openjdk.jmh.Main.main(rest.toArray(new String[0]));

@@ -1,0 +1,108 @@
+package io.hotrap.core;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The guard between user writes and background movers (DESIGN.md §6, after HotRAP §3.4).
+ *
+ * <p><b>The race.</b> A mover (a tier migration, later an immutable promotion cache being checked)
+ * reads a record, decides, and writes it elsewhere later. If a user write of the same key lands in
+ * between, writing the mover's stale copy would bring an old version back.
+ *
+ * <p><b>The protocol.</b>
+ * <ol>
+ *   <li>A mover calls {@link #registerMover()} <em>before</em> it reads anything (a migration before
+ *       its snapshot).
+ *   <li>A writer calls {@link #enterWriter()}, writes to RocksDB, calls {@link #markWritten(byte[])}
+ *       for each key and {@link #exitWriter()}: the whole sequence holds the gate shared. Marking a
+ *       key bumps its stripe's write counter, invalidates it in the promotion cache and adds it to
+ *       every registered mover's {@link UpdatedKeys}, all under the key's stripe lock.
+ *   <li>A mover commits one batch inside {@link #commit(Commit)}: the gate is held exclusive, the
+ *       mover drops the keys in its {@link UpdatedKeys} and writes the rest.
+ * </ol>
+ * Because a writer's write and marking sit inside one shared hold, an exclusive commit sees each
+ * concurrent write either completely (the key is marked and dropped) or not at all (the write
+ * lands after the commit and is newer). The mover holds the gate for one batch only.
+ *
+ * <p>Thread-safe. The lock is non-fair, but a waiting mover blocks new shared holders, so movers do
+ * not starve under a stream of writes.
+ */
+final class CommitGate {
+
+  /** Hook that drops a written key from the mutable promotion cache; promotion plugs in here. */
+  interface PromotionInvalidator {
+    PromotionInvalidator NONE = key -> { };
+
+    void invalidate(byte[] key);
+  }
+
+  /** One batch of a mover, run with the gate held exclusive. */
+  interface Commit {
+    void run() throws Exception;
+  }
+
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final List<UpdatedKeys> movers = new CopyOnWriteArrayList<>();
+  private final StripedWriteCounters counters;
+  private volatile PromotionInvalidator invalidator = PromotionInvalidator.NONE;
+
+  CommitGate(StripedWriteCounters counters) {
+    this.counters = counters;
+  }
+
+  StripedWriteCounters counters() {
+    return counters;
+  }
+
+  void setPromotionInvalidator(PromotionInvalidator invalidator) {
+    this.invalidator = invalidator;
+  }
+
+  /** Registers a mover; call before the mover reads anything. */
+  UpdatedKeys registerMover() {
+    UpdatedKeys keys = new UpdatedKeys();
+    movers.add(keys);
+    return keys;
+  }
+
+  void unregisterMover(UpdatedKeys keys) {
+    movers.remove(keys);
+  }
+
+  void enterWriter() {
+    lock.readLock().lock();
+  }
+
+  void exitWriter() {
+    lock.readLock().unlock();
+  }
+
+  /** Step 2 of the writer protocol for one key; call between RocksDB's write and {@link #exitWriter()}. */
+  void markWritten(byte[] key) {
+    int stripe = counters.stripeOf(key);
+    synchronized (counters.lock(stripe)) {
+      counters.increment(stripe);
+      invalidator.invalidate(key);
+      for (UpdatedKeys u : movers) {
+        u.add(key);
+      }
+    }
+  }
+
+  /** Whether a mover waits for the gate (for tests that force an interleaving). */
+  boolean hasWaitingMover() {
+    return lock.hasQueuedThreads() && !lock.isWriteLocked() && lock.getReadLockCount() > 0;
+  }
+
+  /** Runs one mover batch with the gate held exclusive. */
+  void commit(Commit commit) throws Exception {
+    lock.writeLock().lock();
+    try {
+      commit.run();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+}

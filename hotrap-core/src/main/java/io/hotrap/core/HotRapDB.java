@@ -1,0 +1,561 @@
+package io.hotrap.core;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.LRUCache;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * A tiered key-value store after HotRAP: one RocksDB instance whose column family {@code fast}
+ * lives on the fast directory and {@code slow} on the slow one (DESIGN.md §3). Every write lands on
+ * the fast tier; a {@link TierMigrator} keeps the fast tier within its byte budget by moving cold
+ * records down ({@link MigrationScheduler} runs it), and keeps the records RALT calls hot
+ * (retention).
+ *
+ * <p><b>Paths</b> (DESIGN.md §4). {@code put} writes the fast tier. {@code delete} writes
+ * tombstones to both tiers in one atomic batch, so that no compaction of either tier can bring an
+ * older value back (I3). {@code get} reads the fast tier, then (once it exists) the mutable
+ * promotion cache, then the slow tier; a version reaches the slow tier only through the fast tier,
+ * and leaves the fast tier in the same atomic batch that writes it to the slow one, so a fast hit
+ * is always the newest version (I1, I2). Scans merge both tiers at one snapshot. Every returned
+ * record is logged as an access in RALT.
+ *
+ * <p><b>Concurrency.</b> All methods are thread-safe. Writers follow the {@link CommitGate}
+ * protocol so that a write racing a migration always wins; writers wait in {@link WriteThrottle}
+ * while the fast tier is at its stall threshold. {@link #close()} waits for calls in flight
+ * ({@link LifecycleGuard}); any call after it throws {@link IllegalStateException}.
+ *
+ * <p><b>Errors</b> (DESIGN.md §11). A null key or value throws {@link NullPointerException} naming
+ * it; a key or value over its limit {@link IllegalArgumentException} with the limit; RocksDB errors
+ * {@link HotRapException} with RocksDB's status. A failure of RALT switches access tracking off
+ * and the store keeps serving.
+ */
+public final class HotRapDB implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(HotRapDB.class.getName());
+  static final String FAST_CF = "fast";
+  static final String SLOW_CF = "slow";
+  /** Longest wait for RocksDB's flushes and compactions in {@link #awaitBackgroundWork()}. */
+  private static final long MAX_IDLE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(120);
+  private static final int MAX_AWAIT_ROUNDS = 64;
+
+  private final HotRapOptions options;
+  private final StoreLayout layout;
+  private final List<AutoCloseable> resources;
+  private final RocksDB db;
+  private final ColumnFamilyHandle defaultCf;
+  private final ColumnFamilyHandle fastCf;
+  private final ColumnFamilyHandle slowCf;
+  private final ReadOptions readOptions;
+  private final WriteOptions writeOptions;
+  private final AccessTracker tracker;
+  private final StoreCounters counters = new StoreCounters();
+  private final CommitGate gate;
+  private final WriteThrottle throttle;
+  private final TierMigrator migrator;
+  private final MigrationScheduler scheduler;
+  private final TierEventListener listener;
+  private final HotRapMetrics metrics;
+  private final LifecycleGuard guard = new LifecycleGuard();
+  private final Set<AutoCloseable> openViews = ConcurrentHashMap.newKeySet();
+
+  private HotRapDB(HotRapOptions options, StoreLayout layout, String storeId, List<AutoCloseable> resources,
+      RocksDB db, List<ColumnFamilyHandle> handles, TierEventListener listener) {
+    this.options = options;
+    this.layout = layout;
+    this.resources = resources;
+    this.db = db;
+    this.defaultCf = handles.get(0);
+    this.fastCf = handles.get(1);
+    this.slowCf = handles.get(2);
+    this.listener = listener;
+    this.readOptions = new ReadOptions();
+    this.writeOptions = new WriteOptions().setSync(options.syncWrites());
+    this.tracker = AccessTracker.open(options.raltOptions());
+    this.gate = new CommitGate(new StripedWriteCounters(options.lockStripes()));
+    WriteThrottle[] throttleRef = new WriteThrottle[1];
+    this.migrator = new TierMigrator(db, fastCf, slowCf, options, gate, tracker, counters,
+        () -> throttleRef[0].sizesChanged(), PromotionByCompaction.NONE, () -> !openViews.isEmpty());
+    this.scheduler = new MigrationScheduler(migrator, counters, options);
+    this.throttle = new WriteThrottle(options.writeStallBytes(), options.maxWriteStall().toNanos(),
+        counters, scheduler::requestCheck, migrator::blocked);
+    throttleRef[0] = throttle;
+    this.metrics = new HotRapMetrics(counters, tracker, options.fastBudgetBytes(), storeId);
+  }
+
+  /**
+   * Opens the store at the options' paths, creating it if the fast directory holds none.
+   *
+   * @throws IllegalArgumentException if the directories belong to another store or the store was
+   *     created with other paths
+   * @throws HotRapException if RocksDB fails to open
+   */
+  public static HotRapDB open(HotRapOptions options) {
+    Objects.requireNonNull(options, "options");
+    RocksDB.loadLibrary();
+    StoreLayout layout = new StoreLayout(options.fastPath(), options.slowPath());
+    String storeId = layout.createOrVerify();
+    List<AutoCloseable> resources = new ArrayList<>();
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    RocksDB db = null;
+    boolean success = false;
+    try {
+      Cache cache = track(resources, new LRUCache(options.blockCacheBytes()));
+      BloomFilter filter = options.bloomBitsPerKey() > 0
+          ? track(resources, new BloomFilter(options.bloomBitsPerKey())) : null;
+      ColumnFamilyOptions fastCfo = track(resources, TierConfig.fast(options, layout, cache, filter));
+      ColumnFamilyOptions slowCfo = track(resources, TierConfig.slow(options, layout, cache, filter));
+      ColumnFamilyOptions defaultCfo = track(resources, new ColumnFamilyOptions()
+          .setWriteBufferSize(HotRapOptions.MIN_FILE_SIZE));
+      TierEventListener listener = track(resources, new TierEventListener());
+      DBOptions dbo = track(resources, new DBOptions()
+          .setCreateIfMissing(true)
+          .setCreateMissingColumnFamilies(true)
+          .setMaxBackgroundJobs(options.backgroundJobs())
+          .setUseDirectReads(options.directReads())
+          .setUseDirectIoForFlushAndCompaction(options.directIoForFlushAndCompaction())
+          // The slow tier's memtable fills slowly; this bound makes RocksDB flush it instead of
+          // keeping old WAL files on the fast disk.
+          .setMaxTotalWalSize(Math.max(4L << 20, 8 * options.writeBufferBytes()))
+          .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
+          .setKeepLogFileNum(2)
+          .setListeners(List.of(listener)));
+      List<ColumnFamilyDescriptor> descriptors = List.of(
+          new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, defaultCfo),
+          new ColumnFamilyDescriptor(utf8(FAST_CF), fastCfo),
+          new ColumnFamilyDescriptor(utf8(SLOW_CF), slowCfo));
+      db = RocksDB.open(dbo, layout.dbDir().toString(), descriptors, handles);
+      StoreMetadata.writeOrCheck(db, handles.get(0), options, storeId);
+      HotRapDB store = new HotRapDB(options, layout, storeId, resources, db, handles, listener);
+      store.start();
+      success = true;
+      return store;
+    } catch (RocksDBException e) {
+      throw new HotRapException("cannot open the store at " + options.fastPath(), e);
+    } finally {
+      if (!success) {
+        for (ColumnFamilyHandle h : handles) {
+          h.close();
+        }
+        if (db != null) {
+          db.close();
+        }
+        closeAll(resources);
+      }
+    }
+  }
+
+  private void start() throws RocksDBException {
+    migrator.refreshSizes();
+    listener.attach(migrator, scheduler);
+    scheduler.start();
+    if (options.meterRegistry() != null) {
+      metrics.bindTo(options.meterRegistry());
+    }
+    scheduler.requestCheck();
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /**
+   * The value of {@code key}, or null when absent.
+   *
+   * @throws NullPointerException if {@code key} is null
+   * @throws IllegalArgumentException if {@code key} is longer than {@link HotRapOptions#maxKeyBytes()}
+   */
+  public byte[] get(byte[] key) {
+    checkKey(key);
+    guard.enter();
+    try {
+      return read(readOptions, key);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** The value of {@code key} as of {@code snapshot}, or null when absent. */
+  public byte[] get(HotRapSnapshot snapshot, byte[] key) {
+    Objects.requireNonNull(snapshot, "snapshot");
+    checkKey(key);
+    checkOwner(snapshot);
+    guard.enter();
+    try {
+      return read(snapshot.readOptions(), key);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private byte[] read(ReadOptions ro, byte[] key) {
+    try {
+      byte[] value = db.get(fastCf, ro, key);
+      if (value != null) {
+        counters.getsServedFast.increment();
+        tracker.record(key, value.length);
+        return value;
+      }
+      // Seam: the mutable promotion cache is read here, between the tiers (DESIGN.md §4).
+      value = db.get(slowCf, ro, key);
+      counters.getsServedSlow.increment();
+      if (value != null) {
+        tracker.record(key, value.length);
+      }
+      return value;
+    } catch (RocksDBException e) {
+      throw new HotRapException("get failed", e);
+    }
+  }
+
+  /** An iterator over the whole store at an implicit snapshot taken now. */
+  public HotRapIterator newIterator() {
+    return iterator(null, null, null);
+  }
+
+  /** An iterator over {@code [lowInclusive, highExclusive)} at an implicit snapshot; a null bound is open. */
+  public HotRapIterator newIterator(byte[] lowInclusive, byte[] highExclusive) {
+    return iterator(null, lowInclusive, highExclusive);
+  }
+
+  /** An iterator over the whole store as of {@code snapshot}. */
+  public HotRapIterator newIterator(HotRapSnapshot snapshot) {
+    Objects.requireNonNull(snapshot, "snapshot");
+    return iterator(snapshot, null, null);
+  }
+
+  /** An iterator over {@code [lowInclusive, highExclusive)} as of {@code snapshot}. */
+  public HotRapIterator newIterator(HotRapSnapshot snapshot, byte[] lowInclusive, byte[] highExclusive) {
+    Objects.requireNonNull(snapshot, "snapshot");
+    return iterator(snapshot, lowInclusive, highExclusive);
+  }
+
+  private HotRapIterator iterator(HotRapSnapshot snapshot, byte[] low, byte[] high) {
+    if (snapshot != null) {
+      checkOwner(snapshot);
+      snapshot.readOptions();
+    }
+    if (low != null && high != null && Arrays.compareUnsigned(low, high) > 0) {
+      throw new IllegalArgumentException("lowInclusive must not be above highExclusive");
+    }
+    guard.enter();
+    try {
+      HotRapIterator it = new HotRapIterator(this, snapshot, low, high);
+      openViews.add(it);
+      return it;
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** A snapshot of both tiers; close it when done. */
+  public HotRapSnapshot getSnapshot() {
+    guard.enter();
+    try {
+      HotRapSnapshot s = new HotRapSnapshot(this, db);
+      openViews.add(s);
+      return s;
+    } finally {
+      guard.exit();
+    }
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /**
+   * Writes {@code value} for {@code key} on the fast tier. May wait while the fast tier is at its
+   * budget (see {@link HotRapOptions#maxWriteStall()}).
+   */
+  public void put(byte[] key, byte[] value) {
+    checkKey(key);
+    checkValue(value);
+    guard.enter();
+    try {
+      throttle.awaitRoom();
+      gate.enterWriter();
+      try {
+        db.put(fastCf, writeOptions, key, value);
+        gate.markWritten(key);
+      } finally {
+        gate.exitWriter();
+      }
+    } catch (RocksDBException e) {
+      throw new HotRapException("put failed", e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** Deletes {@code key} from both tiers in one atomic batch (I3). */
+  public void delete(byte[] key) {
+    checkKey(key);
+    guard.enter();
+    try (WriteBatch batch = new WriteBatch()) {
+      batch.delete(fastCf, key);
+      batch.delete(slowCf, key);
+      throttle.awaitRoom();
+      gate.enterWriter();
+      try {
+        db.write(writeOptions, batch);
+        gate.markWritten(key);
+      } finally {
+        gate.exitWriter();
+      }
+    } catch (RocksDBException e) {
+      throw new HotRapException("delete failed", e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** Applies {@code batch} atomically: all its operations become visible at once, or none. */
+  public void write(HotRapWriteBatch batch) {
+    Objects.requireNonNull(batch, "batch");
+    List<HotRapWriteBatch.Op> ops = batch.ops();
+    for (HotRapWriteBatch.Op op : ops) {
+      checkKey(op.key);
+      if (op.value != null) {
+        checkValue(op.value);
+      }
+    }
+    if (ops.isEmpty()) {
+      return;
+    }
+    guard.enter();
+    try (WriteBatch wb = new WriteBatch()) {
+      for (HotRapWriteBatch.Op op : ops) {
+        if (op.value != null) {
+          wb.put(fastCf, op.key, op.value);
+        } else {
+          wb.delete(fastCf, op.key);
+          wb.delete(slowCf, op.key);
+        }
+      }
+      throttle.awaitRoom();
+      gate.enterWriter();
+      try {
+        db.write(writeOptions, wb);
+        for (HotRapWriteBatch.Op op : ops) {
+          gate.markWritten(op.key);
+        }
+      } finally {
+        gate.exitWriter();
+      }
+    } catch (RocksDBException e) {
+      throw new HotRapException("write failed", e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  // ---------------------------------------------------------------- maintenance
+
+  /** Flushes both tiers' memtables to SST files and waits for it. */
+  public void flush() {
+    guard.enter();
+    try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
+      db.flush(fo, List.of(fastCf, slowCf));
+      scheduler.requestCheck();
+    } catch (RocksDBException e) {
+      throw new HotRapException("flush failed", e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /**
+   * Waits until the background work triggered so far is done: RALT's buffered accesses, RocksDB's
+   * flushes and compactions, and the migrations they call for. When it returns the fast tier is
+   * under its high watermark unless open snapshots pin the versions migration would free.
+   */
+  public void awaitBackgroundWork() {
+    guard.enter();
+    try {
+      tracker.awaitQuiescence();
+      for (int round = 0; round < MAX_AWAIT_ROUNDS; round++) {
+        awaitRocksIdle();
+        long ticket = scheduler.requestCheck();
+        scheduler.awaitCheck(ticket);
+        if (!scheduler.lastCheckMigrated() && rocksIdle()) {
+          return;
+        }
+      }
+    } catch (RocksDBException e) {
+      throw new HotRapException("waiting for background work failed", e);
+    } finally {
+      guard.exit();
+    }
+  }
+
+  private void awaitRocksIdle() throws RocksDBException {
+    long deadline = System.nanoTime() + MAX_IDLE_WAIT_NANOS;
+    while (!rocksIdle() && System.nanoTime() < deadline) {
+      // RocksDB offers no wait for this in RocksJava; its own tests poll the same properties.
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+    }
+  }
+
+  private boolean rocksIdle() throws RocksDBException {
+    return db.getLongProperty("rocksdb.num-running-flushes") == 0
+        && db.getLongProperty("rocksdb.num-running-compactions") == 0
+        && db.getLongProperty(fastCf, "rocksdb.mem-table-flush-pending") == 0
+        && db.getLongProperty(slowCf, "rocksdb.mem-table-flush-pending") == 0
+        && db.getLongProperty(fastCf, "rocksdb.compaction-pending") == 0
+        && db.getLongProperty(slowCf, "rocksdb.compaction-pending") == 0;
+  }
+
+  /** Current statistics. */
+  public HotRapStats stats() {
+    guard.enter();
+    try {
+      return new HotRapStats(counters, tracker.available(), tracker.stats(),
+          sstBytesWritten(fastCf), sstBytesWritten(slowCf));
+    } finally {
+      guard.exit();
+    }
+  }
+
+  /** The store's meters, to bind to a registry other than {@link HotRapOptions#meterRegistry()}. */
+  public HotRapMetrics metrics() {
+    return metrics;
+  }
+
+  /** The options the store was opened with. */
+  public HotRapOptions options() {
+    return options;
+  }
+
+  /**
+   * Stops migration, closes open iterators and snapshots, and closes RocksDB and RALT. Waits for
+   * calls in flight; writes acknowledged before are durable as far as their {@code sync} setting
+   * says. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!guard.beginClose()) {
+      return;
+    }
+    throttle.close();
+    guard.drain();
+    listener.detach();
+    scheduler.close();
+    migrator.close();
+    metrics.unbindAll();
+    for (AutoCloseable view : openViews.toArray(new AutoCloseable[0])) {
+      try {
+        view.close();
+      } catch (Exception e) {
+        LOG.log(Level.WARNING, "failed to close " + view, e);
+      }
+    }
+    tracker.close();
+    readOptions.close();
+    writeOptions.close();
+    try {
+      db.syncWal();
+    } catch (RocksDBException e) {
+      LOG.log(Level.WARNING, "WAL sync at close failed", e);
+    }
+    defaultCf.close();
+    fastCf.close();
+    slowCf.close();
+    db.close();
+    closeAll(resources);
+  }
+
+  // ---------------------------------------------------------------- package-private access
+
+  /** Flush and compaction output of one column family, from RocksDB's "rocksdb.cfstats" map. */
+  private long sstBytesWritten(ColumnFamilyHandle cf) {
+    try {
+      String gb = db.getMapProperty(cf, "rocksdb.cfstats").get("compaction.Sum.WriteGB");
+      return gb == null ? 0 : (long) (Double.parseDouble(gb) * (1L << 30));
+    } catch (RocksDBException | NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  RocksDB rocks() { return db; }
+
+  ColumnFamilyHandle fastHandle() { return fastCf; }
+
+  ColumnFamilyHandle slowHandle() { return slowCf; }
+
+  LifecycleGuard guard() { return guard; }
+
+  AccessTracker tracker() { return tracker; }
+
+  CommitGate gate() { return gate; }
+
+  TierMigrator migrator() { return migrator; }
+
+  MigrationScheduler scheduler() { return scheduler; }
+
+  StoreLayout layout() { return layout; }
+
+  void forget(AutoCloseable view) {
+    openViews.remove(view);
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private void checkKey(byte[] key) {
+    Objects.requireNonNull(key, "key");
+    if (key.length > options.maxKeyBytes()) {
+      throw new IllegalArgumentException("key is " + key.length + " bytes, above the limit maxKeyBytes = "
+          + options.maxKeyBytes());
+    }
+  }
+
+  private void checkValue(byte[] value) {
+    Objects.requireNonNull(value, "value");
+    if (value.length > options.maxValueBytes()) {
+      throw new IllegalArgumentException("value is " + value.length
+          + " bytes, above the limit maxValueBytes = " + options.maxValueBytes());
+    }
+  }
+
+  private void checkOwner(HotRapSnapshot snapshot) {
+    if (snapshot.owner() != this) {
+      throw new IllegalArgumentException("the snapshot belongs to another store");
+    }
+  }
+
+  private static <T extends AutoCloseable> T track(List<AutoCloseable> resources, T resource) {
+    resources.add(resource);
+    return resource;
+  }
+
+  private static void closeAll(List<AutoCloseable> resources) {
+    for (int i = resources.size() - 1; i >= 0; i--) {
+      try {
+        resources.get(i).close();
+      } catch (Exception e) {
+        LOG.log(Level.WARNING, "failed to close " + resources.get(i), e);
+      }
+    }
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+}

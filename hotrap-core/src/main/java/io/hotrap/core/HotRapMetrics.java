@@ -1,0 +1,132 @@
+package io.hotrap.core;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.hotrap.ralt.RaltStats;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
+
+/**
+ * Micrometer meters of one store, bound to any number of registries.
+ *
+ * <ul>
+ *   <li>{@code hotrap.gets} (counter, tag {@code tier=fast|slow}): gets by the tier that served them.
+ *   <li>{@code hotrap.migration.bytes} (counter, bytes, tag {@code kind=demoted|retained|promoted.flush|promoted.compaction}).
+ *   <li>{@code hotrap.migration.records} (counter, tag {@code kind=demoted|retained}).
+ *   <li>{@code hotrap.migration.duration} (function timer): migration steps and their time.
+ *   <li>{@code hotrap.tier.sst.bytes} (gauge, bytes, tag {@code tier=fast|slow}); {@code hotrap.tier.fast.budget.bytes}.
+ *   <li>{@code hotrap.write.stalls} (function timer): user writes held back for room on the fast tier.
+ *   <li>{@code hotrap.migration.failures}, {@code hotrap.ralt.failures} (counters),
+ *       {@code hotrap.ralt.available} (gauge, 1 or 0), {@code hotrap.ralt.hot.set.bytes},
+ *       {@code hotrap.ralt.physical.bytes} (gauges, bytes).
+ * </ul>
+ * Every meter reads the store's counters, which outlive it, so a meter of a closed store reports
+ * its last values; {@link HotRapDB#close()} removes the meters it registered itself.
+ */
+public final class HotRapMetrics implements MeterBinder {
+  private final StoreCounters counters;
+  private final AccessTracker tracker;
+  private final long budget;
+  private final Tags tags;
+  private final List<Meter> bound = new ArrayList<>();
+  private final List<MeterRegistry> registries = new ArrayList<>();
+
+  HotRapMetrics(StoreCounters counters, AccessTracker tracker, long budget, String store) {
+    this.counters = counters;
+    this.tracker = tracker;
+    this.budget = budget;
+    this.tags = Tags.of(Tag.of("store", store));
+  }
+
+  @Override
+  public synchronized void bindTo(MeterRegistry registry) {
+    registries.add(registry);
+    counter(registry, "hotrap.gets", "Gets by the tier that served them", null, "tier", "fast",
+        c -> c.getsServedFast.sum());
+    counter(registry, "hotrap.gets", "Gets by the tier that served them", null, "tier", "slow",
+        c -> c.getsServedSlow.sum());
+    String movedHelp = "Bytes moved or kept by tier migration and promotion";
+    counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "demoted",
+        c -> c.bytesDemoted.sum());
+    counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "retained",
+        c -> c.bytesRetained.sum());
+    counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "promoted.flush",
+        c -> 0L);
+    counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "promoted.compaction",
+        c -> 0L);
+    counter(registry, "hotrap.migration.records", "Records moved or kept by tier migration", null,
+        "kind", "demoted", c -> c.recordsDemoted.sum());
+    counter(registry, "hotrap.migration.records", "Records moved or kept by tier migration", null,
+        "kind", "retained", c -> c.recordsRetained.sum());
+    counter(registry, "hotrap.migration.failures", "Migration checks that failed", null, null, null,
+        c -> c.migrationFailures.sum());
+    bound.add(FunctionTimer.builder("hotrap.migration.duration", counters,
+            c -> c.migrations.sum(), c -> c.migrationNanos.sum(), TimeUnit.NANOSECONDS)
+        .description("Migration steps, one fast-tier file each").tags(tags).register(registry));
+    bound.add(FunctionTimer.builder("hotrap.write.stalls", counters,
+            c -> c.writeStalls.sum(), c -> c.writeStallNanos.sum(), TimeUnit.NANOSECONDS)
+        .description("User writes held back for room on the fast tier").tags(tags).register(registry));
+    gauge(registry, "hotrap.tier.sst.bytes", "Live SST bytes per tier", "tier", "fast",
+        c -> c.fastSstBytes);
+    gauge(registry, "hotrap.tier.sst.bytes", "Live SST bytes per tier", "tier", "slow",
+        c -> c.slowSstBytes);
+    gauge(registry, "hotrap.tier.fast.budget.bytes", "Budget of the fast tier", null, null, c -> budget);
+    bound.add(Gauge.builder("hotrap.ralt.available", tracker, t -> t.available() ? 1 : 0)
+        .description("1 while RALT tracks accesses, 0 after it failed").tags(tags).register(registry));
+    bound.add(FunctionCounter.builder("hotrap.ralt.failures", tracker, t -> t.failures())
+        .description("RALT calls that failed").tags(tags).register(registry));
+    bound.add(Gauge.builder("hotrap.ralt.hot.set.bytes", tracker, t -> raltValue(t, RaltStats::hotSetBytes))
+        .description("Bytes RALT marks hot").baseUnit(BaseUnits.BYTES).tags(tags).register(registry));
+    bound.add(Gauge.builder("hotrap.ralt.physical.bytes", tracker,
+            t -> raltValue(t, RaltStats::physicalBytes))
+        .description("Bytes of RALT's files").baseUnit(BaseUnits.BYTES).tags(tags).register(registry));
+  }
+
+  private static double raltValue(AccessTracker t, ToLongFunction<RaltStats> f) {
+    RaltStats s = t.stats();
+    return s == null ? Double.NaN : f.applyAsLong(s);
+  }
+
+  private void counter(MeterRegistry registry, String name, String help, String unit, String tagKey,
+      String tagValue, ToLongFunction<StoreCounters> f) {
+    FunctionCounter.Builder<StoreCounters> b =
+        FunctionCounter.builder(name, counters, c -> f.applyAsLong(c)).description(help).tags(tags);
+    if (tagKey != null) {
+      b.tag(tagKey, tagValue);
+    }
+    if (unit != null) {
+      b.baseUnit(unit);
+    }
+    bound.add(b.register(registry));
+  }
+
+  private void gauge(MeterRegistry registry, String name, String help, String tagKey, String tagValue,
+      ToLongFunction<StoreCounters> f) {
+    Gauge.Builder<StoreCounters> b = Gauge.builder(name, counters, c -> f.applyAsLong(c))
+        .description(help).baseUnit(BaseUnits.BYTES).tags(tags);
+    if (tagKey != null) {
+      b.tag(tagKey, tagValue);
+    }
+    bound.add(b.register(registry));
+  }
+
+  /** Removes the meters bound so far from their registries. */
+  synchronized void unbindAll() {
+    for (MeterRegistry r : registries) {
+      for (Meter m : bound) {
+        r.remove(m);
+      }
+    }
+    bound.clear();
+    registries.clear();
+  }
+}

@@ -1,0 +1,531 @@
+package io.hotrap.core;
+
+import io.hotrap.ralt.RaltOptions;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.rocksdb.CompressionType;
+
+/**
+ * Immutable settings of a {@link HotRapDB}, built by {@link #builder()}.
+ *
+ * <p>Only {@link Builder#fastPath(Path)}, {@link Builder#slowPath(Path)} and
+ * {@link Builder#fastBudgetBytes(long)} are required. Every size that the HotRAP paper gives for a
+ * 10 GB fast disk (64 MiB files and write buffers, a 256 MiB block cache) defaults to the same
+ * fraction of the fast budget, within sensible bounds, so that a store with a 20 MiB budget behaves
+ * like the paper's at 1/500 scale (DESIGN.md §9).
+ *
+ * <p>The builder fails fast on a bad value with an {@link IllegalArgumentException} naming it, and
+ * on a missing or conflicting setting with an {@link IllegalStateException} at {@link Builder#build()}.
+ */
+public final class HotRapOptions {
+
+  /** Default high watermark: migration starts when the fast tier's SST bytes exceed this fraction. */
+  public static final double DEFAULT_HIGH_WATERMARK = 0.8;
+  /** Default low watermark: a migration run stops once the fast tier is under this fraction. */
+  public static final double DEFAULT_LOW_WATERMARK = 0.65;
+  /** Default largest key, bytes. */
+  public static final int DEFAULT_MAX_KEY_BYTES = 64 * 1024;
+  /** Default largest value, bytes. */
+  public static final int DEFAULT_MAX_VALUE_BYTES = 64 * 1024 * 1024;
+  /** Default Bloom filter bits per key of both tiers (RocksDB's usual choice). */
+  public static final double DEFAULT_BLOOM_BITS_PER_KEY = 10;
+  /** Default block size of the fast tier, bytes. */
+  public static final int DEFAULT_FAST_BLOCK_SIZE = 4 * 1024;
+  /** Default block size of the slow tier, bytes: larger blocks suit a seek-bound disk. */
+  public static final int DEFAULT_SLOW_BLOCK_SIZE = 16 * 1024;
+  /** Default background jobs (flushes and compactions) of the RocksDB instance. */
+  public static final int DEFAULT_BACKGROUND_JOBS = 4;
+  /** Default period of the migration check that runs even without flush or compaction events. */
+  public static final Duration DEFAULT_MIGRATION_CHECK_INTERVAL = Duration.ofSeconds(1);
+  /** Default longest time a user write waits for the fast tier to get under its budget. */
+  public static final Duration DEFAULT_MAX_WRITE_STALL = Duration.ofSeconds(10);
+  /** Default number of lock stripes guarding per-key write counters (DESIGN.md §6). */
+  public static final int DEFAULT_LOCK_STRIPES = 1024;
+  /** Default bytes of records a migration commits per atomic batch. */
+  public static final long DEFAULT_MIGRATION_BATCH_BYTES = 256 * 1024;
+
+  /** Paper: 64 MiB files for a 10 GB fast disk, i.e. 1/160 of it. */
+  static final long FILE_SIZE_DIVISOR = 160;
+  /** Paper: 256 MiB block cache for a 10 GB fast disk, i.e. 1/40 of it. */
+  static final long BLOCK_CACHE_DIVISOR = 40;
+  static final long MIN_FILE_SIZE = 64 * 1024;
+  static final long MAX_FILE_SIZE = 64L << 20;
+  static final long MIN_BLOCK_CACHE = 8L << 20;
+  static final long MAX_BLOCK_CACHE = 256L << 20;
+  /** Memtables per column family. */
+  static final int WRITE_BUFFERS_PER_TIER = 2;
+  /**
+   * Memtables' worth of room the writer-stall threshold leaves under the budget: the fast tier's
+   * memtables that may still be flushed, plus one for the tombstones a migration flushes.
+   */
+  static final int STALL_RESERVE_BUFFERS = WRITE_BUFFERS_PER_TIER + 1;
+
+  private final Path fastPath;
+  private final Path slowPath;
+  private final long fastBudgetBytes;
+  private final long blockCacheBytes;
+  private final int fastBlockSize;
+  private final int slowBlockSize;
+  private final double bloomBitsPerKey;
+  private final CompressionType fastCompression;
+  private final CompressionType slowCompression;
+  private final boolean directReads;
+  private final boolean directIoForFlushAndCompaction;
+  private final int backgroundJobs;
+  private final long writeBufferBytes;
+  private final long fastTargetFileBytes;
+  private final long slowTargetFileBytes;
+  private final double highWatermark;
+  private final double lowWatermark;
+  private final Duration migrationCheckInterval;
+  private final Duration maxWriteStall;
+  private final long migrationBatchBytes;
+  private final boolean retainHotRecords;
+  private final RaltOptions raltOptions;
+  private final int maxKeyBytes;
+  private final int maxValueBytes;
+  private final boolean syncWrites;
+  private final int lockStripes;
+  private final MeterRegistry meterRegistry;
+  private final MigrationHooks migrationHooks;
+
+  private HotRapOptions(Builder b, RaltOptions ralt, long blockCache, long writeBuffer,
+      long fastFile, long slowFile) {
+    fastPath = b.fastPath;
+    slowPath = b.slowPath;
+    fastBudgetBytes = b.fastBudgetBytes;
+    blockCacheBytes = blockCache;
+    fastBlockSize = b.fastBlockSize;
+    slowBlockSize = b.slowBlockSize;
+    bloomBitsPerKey = b.bloomBitsPerKey;
+    fastCompression = b.fastCompression;
+    slowCompression = b.slowCompression;
+    directReads = b.directReads;
+    directIoForFlushAndCompaction = b.directIoForFlushAndCompaction;
+    backgroundJobs = b.backgroundJobs;
+    writeBufferBytes = writeBuffer;
+    fastTargetFileBytes = fastFile;
+    slowTargetFileBytes = slowFile;
+    highWatermark = b.highWatermark;
+    lowWatermark = b.lowWatermark;
+    migrationCheckInterval = b.migrationCheckInterval;
+    maxWriteStall = b.maxWriteStall;
+    migrationBatchBytes = b.migrationBatchBytes;
+    retainHotRecords = b.retainHotRecords;
+    raltOptions = ralt;
+    maxKeyBytes = b.maxKeyBytes;
+    maxValueBytes = b.maxValueBytes;
+    syncWrites = b.syncWrites;
+    lockStripes = b.lockStripes;
+    meterRegistry = b.meterRegistry;
+    migrationHooks = b.migrationHooks;
+  }
+
+  /** A builder with every setting at its default; paths and fast budget must be set. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Directory on the fast disk: the RocksDB directory, the fast tier's files and RALT. */
+  public Path fastPath() { return fastPath; }
+
+  /** Directory on the slow disk holding the slow tier's files. */
+  public Path slowPath() { return slowPath; }
+
+  /** Bytes of SST files the fast tier may hold ("FD" of the paper). */
+  public long fastBudgetBytes() { return fastBudgetBytes; }
+
+  /** Block cache shared by both tiers, bytes; default budget/40 within [8 MiB, 256 MiB]. */
+  public long blockCacheBytes() { return blockCacheBytes; }
+
+  /** Block size of the fast tier, bytes; default {@value #DEFAULT_FAST_BLOCK_SIZE}. */
+  public int fastBlockSize() { return fastBlockSize; }
+
+  /** Block size of the slow tier, bytes; default {@value #DEFAULT_SLOW_BLOCK_SIZE}. */
+  public int slowBlockSize() { return slowBlockSize; }
+
+  /** Bloom filter bits per key in both tiers; default {@value #DEFAULT_BLOOM_BITS_PER_KEY}. */
+  public double bloomBitsPerKey() { return bloomBitsPerKey; }
+
+  /** Compression of the fast tier; default LZ4 (cheap to decode on the read path). */
+  public CompressionType fastCompression() { return fastCompression; }
+
+  /** Compression of the slow tier; default ZSTD (fewer bytes from the slow disk). */
+  public CompressionType slowCompression() { return slowCompression; }
+
+  /** Whether user reads bypass the page cache (O_DIRECT); default false. */
+  public boolean directReads() { return directReads; }
+
+  /** Whether flushes and compactions bypass the page cache; default false. */
+  public boolean directIoForFlushAndCompaction() { return directIoForFlushAndCompaction; }
+
+  /** Background flush and compaction jobs; default {@value #DEFAULT_BACKGROUND_JOBS}. */
+  public int backgroundJobs() { return backgroundJobs; }
+
+  /** Memtable size of each tier, bytes; default budget/160 within [64 KiB, 64 MiB]. */
+  public long writeBufferBytes() { return writeBufferBytes; }
+
+  /** Target SST file size of the fast tier, bytes; default budget/160 within [64 KiB, 64 MiB]. */
+  public long fastTargetFileBytes() { return fastTargetFileBytes; }
+
+  /** Target SST file size of the slow tier, bytes; default 4× the fast tier's. */
+  public long slowTargetFileBytes() { return slowTargetFileBytes; }
+
+  /** Fraction of the budget above which migration starts; default {@value #DEFAULT_HIGH_WATERMARK}. */
+  public double highWatermark() { return highWatermark; }
+
+  /** Fraction of the budget a migration run brings the fast tier under; default {@value #DEFAULT_LOW_WATERMARK}. */
+  public double lowWatermark() { return lowWatermark; }
+
+  /** {@link #highWatermark()} in bytes. */
+  public long highWatermarkBytes() { return (long) (highWatermark * fastBudgetBytes); }
+
+  /** {@link #lowWatermark()} in bytes. */
+  public long lowWatermarkBytes() { return (long) (lowWatermark * fastBudgetBytes); }
+
+  /**
+   * Fast-tier SST bytes at which user writes wait for migration: the budget minus room for the
+   * memtables that may still be flushed and the tombstones a migration flushes, so that flushes do
+   * not push the tier over its budget.
+   */
+  public long writeStallBytes() {
+    return fastBudgetBytes - STALL_RESERVE_BUFFERS * writeBufferBytes;
+  }
+
+  /** Period of the migration check run without events; default 1 s. */
+  public Duration migrationCheckInterval() { return migrationCheckInterval; }
+
+  /** Longest wait of one user write for room on the fast tier; then it proceeds; default 10 s. */
+  public Duration maxWriteStall() { return maxWriteStall; }
+
+  /** Bytes of records per atomic migration batch; default 256 KiB. */
+  public long migrationBatchBytes() { return migrationBatchBytes; }
+
+  /** Whether migration leaves the records RALT calls hot on the fast tier (HotRAP §3.5); default true. */
+  public boolean retainHotRecords() { return retainHotRecords; }
+
+  /** Settings of the access tracker, directory {@code <fastPath>/ralt}, fast disk = the budget. */
+  public RaltOptions raltOptions() { return raltOptions; }
+
+  /** Largest accepted key, bytes; default {@value #DEFAULT_MAX_KEY_BYTES}. */
+  public int maxKeyBytes() { return maxKeyBytes; }
+
+  /** Largest accepted value, bytes; default {@value #DEFAULT_MAX_VALUE_BYTES}. */
+  public int maxValueBytes() { return maxValueBytes; }
+
+  /** Whether every user write syncs the WAL before it returns; default false, as in RocksDB. */
+  public boolean syncWrites() { return syncWrites; }
+
+  /** Lock stripes of the per-key write counters; default {@value #DEFAULT_LOCK_STRIPES}. */
+  public int lockStripes() { return lockStripes; }
+
+  /** Registry the store binds its meters to, or null. */
+  public MeterRegistry meterRegistry() { return meterRegistry; }
+
+  MigrationHooks migrationHooks() { return migrationHooks; }
+
+  @Override
+  public String toString() {
+    return "HotRapOptions{fastPath=" + fastPath + ", slowPath=" + slowPath
+        + ", fastBudgetBytes=" + fastBudgetBytes + ", blockCacheBytes=" + blockCacheBytes
+        + ", fastBlockSize=" + fastBlockSize + ", slowBlockSize=" + slowBlockSize
+        + ", bloomBitsPerKey=" + bloomBitsPerKey + ", fastCompression=" + fastCompression
+        + ", slowCompression=" + slowCompression + ", directReads=" + directReads
+        + ", directIoForFlushAndCompaction=" + directIoForFlushAndCompaction
+        + ", backgroundJobs=" + backgroundJobs + ", writeBufferBytes=" + writeBufferBytes
+        + ", fastTargetFileBytes=" + fastTargetFileBytes + ", slowTargetFileBytes=" + slowTargetFileBytes
+        + ", highWatermark=" + highWatermark + ", lowWatermark=" + lowWatermark
+        + ", migrationCheckInterval=" + migrationCheckInterval + ", maxWriteStall=" + maxWriteStall
+        + ", migrationBatchBytes=" + migrationBatchBytes + ", retainHotRecords=" + retainHotRecords
+        + ", maxKeyBytes=" + maxKeyBytes + ", maxValueBytes=" + maxValueBytes
+        + ", syncWrites=" + syncWrites + ", lockStripes=" + lockStripes + '}';
+  }
+
+  /** Validating builder of {@link HotRapOptions}. Not thread-safe. */
+  public static final class Builder {
+    private Path fastPath;
+    private Path slowPath;
+    private long fastBudgetBytes = -1;
+    private long blockCacheBytes = -1;
+    private int fastBlockSize = DEFAULT_FAST_BLOCK_SIZE;
+    private int slowBlockSize = DEFAULT_SLOW_BLOCK_SIZE;
+    private double bloomBitsPerKey = DEFAULT_BLOOM_BITS_PER_KEY;
+    private CompressionType fastCompression = CompressionType.LZ4_COMPRESSION;
+    private CompressionType slowCompression = CompressionType.ZSTD_COMPRESSION;
+    private boolean directReads;
+    private boolean directIoForFlushAndCompaction;
+    private int backgroundJobs = DEFAULT_BACKGROUND_JOBS;
+    private long writeBufferBytes = -1;
+    private long fastTargetFileBytes = -1;
+    private long slowTargetFileBytes = -1;
+    private double highWatermark = DEFAULT_HIGH_WATERMARK;
+    private double lowWatermark = DEFAULT_LOW_WATERMARK;
+    private Duration migrationCheckInterval = DEFAULT_MIGRATION_CHECK_INTERVAL;
+    private Duration maxWriteStall = DEFAULT_MAX_WRITE_STALL;
+    private long migrationBatchBytes = DEFAULT_MIGRATION_BATCH_BYTES;
+    private boolean retainHotRecords = true;
+    private Consumer<RaltOptions.Builder> raltCustomizer = b -> { };
+    private int maxKeyBytes = DEFAULT_MAX_KEY_BYTES;
+    private int maxValueBytes = DEFAULT_MAX_VALUE_BYTES;
+    private boolean syncWrites;
+    private int lockStripes = DEFAULT_LOCK_STRIPES;
+    private MeterRegistry meterRegistry;
+    private MigrationHooks migrationHooks = MigrationHooks.NONE;
+
+    private Builder() {}
+
+    public Builder fastPath(Path path) {
+      this.fastPath = Objects.requireNonNull(path, "fastPath").toAbsolutePath().normalize();
+      return this;
+    }
+
+    public Builder slowPath(Path path) {
+      this.slowPath = Objects.requireNonNull(path, "slowPath").toAbsolutePath().normalize();
+      return this;
+    }
+
+    public Builder fastBudgetBytes(long bytes) {
+      this.fastBudgetBytes = positive("fastBudgetBytes", bytes);
+      return this;
+    }
+
+    public Builder blockCacheBytes(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("blockCacheBytes must be >= 0 but was " + bytes);
+      }
+      this.blockCacheBytes = bytes;
+      return this;
+    }
+
+    public Builder fastBlockSize(int bytes) {
+      this.fastBlockSize = blockSize("fastBlockSize", bytes);
+      return this;
+    }
+
+    public Builder slowBlockSize(int bytes) {
+      this.slowBlockSize = blockSize("slowBlockSize", bytes);
+      return this;
+    }
+
+    public Builder bloomBitsPerKey(double bits) {
+      if (!(bits >= 0 && bits <= 100)) {
+        throw new IllegalArgumentException("bloomBitsPerKey must be in [0, 100] but was " + bits);
+      }
+      this.bloomBitsPerKey = bits;
+      return this;
+    }
+
+    public Builder fastCompression(CompressionType type) {
+      this.fastCompression = Objects.requireNonNull(type, "fastCompression");
+      return this;
+    }
+
+    public Builder slowCompression(CompressionType type) {
+      this.slowCompression = Objects.requireNonNull(type, "slowCompression");
+      return this;
+    }
+
+    public Builder directReads(boolean enabled) {
+      this.directReads = enabled;
+      return this;
+    }
+
+    public Builder directIoForFlushAndCompaction(boolean enabled) {
+      this.directIoForFlushAndCompaction = enabled;
+      return this;
+    }
+
+    public Builder backgroundJobs(int jobs) {
+      if (jobs < 2 || jobs > 256) {
+        throw new IllegalArgumentException("backgroundJobs must be in [2, 256] but was " + jobs);
+      }
+      this.backgroundJobs = jobs;
+      return this;
+    }
+
+    public Builder writeBufferBytes(long bytes) {
+      this.writeBufferBytes = atLeast("writeBufferBytes", bytes, MIN_FILE_SIZE);
+      return this;
+    }
+
+    public Builder fastTargetFileBytes(long bytes) {
+      this.fastTargetFileBytes = atLeast("fastTargetFileBytes", bytes, MIN_FILE_SIZE);
+      return this;
+    }
+
+    public Builder slowTargetFileBytes(long bytes) {
+      this.slowTargetFileBytes = atLeast("slowTargetFileBytes", bytes, MIN_FILE_SIZE);
+      return this;
+    }
+
+    /** Fraction of the budget in (0, 1] above which migration starts. */
+    public Builder highWatermark(double fraction) {
+      this.highWatermark = fraction("highWatermark", fraction);
+      return this;
+    }
+
+    /** Fraction of the budget in (0, 1] that a migration run brings the fast tier under. */
+    public Builder lowWatermark(double fraction) {
+      this.lowWatermark = fraction("lowWatermark", fraction);
+      return this;
+    }
+
+    public Builder migrationCheckInterval(Duration interval) {
+      Objects.requireNonNull(interval, "migrationCheckInterval");
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException("migrationCheckInterval must be positive but was " + interval);
+      }
+      this.migrationCheckInterval = interval;
+      return this;
+    }
+
+    public Builder maxWriteStall(Duration stall) {
+      Objects.requireNonNull(stall, "maxWriteStall");
+      if (stall.isNegative()) {
+        throw new IllegalArgumentException("maxWriteStall must be >= 0 but was " + stall);
+      }
+      this.maxWriteStall = stall;
+      return this;
+    }
+
+    public Builder migrationBatchBytes(long bytes) {
+      this.migrationBatchBytes = positive("migrationBatchBytes", bytes);
+      return this;
+    }
+
+    public Builder retainHotRecords(boolean enabled) {
+      this.retainHotRecords = enabled;
+      return this;
+    }
+
+    /**
+     * Adjusts the access tracker's settings. The directory ({@code <fastPath>/ralt}) and the fast
+     * disk size (the budget) are set before the customizer runs; the customizer may override them.
+     */
+    public Builder ralt(Consumer<RaltOptions.Builder> customizer) {
+      this.raltCustomizer = Objects.requireNonNull(customizer, "ralt");
+      return this;
+    }
+
+    public Builder maxKeyBytes(int bytes) {
+      this.maxKeyBytes = (int) positive("maxKeyBytes", bytes);
+      return this;
+    }
+
+    public Builder maxValueBytes(int bytes) {
+      this.maxValueBytes = (int) positive("maxValueBytes", bytes);
+      return this;
+    }
+
+    public Builder syncWrites(boolean enabled) {
+      this.syncWrites = enabled;
+      return this;
+    }
+
+    /** Number of lock stripes, a power of two in [1, 65536]. */
+    public Builder lockStripes(int stripes) {
+      if (stripes < 1 || stripes > 65536 || Integer.bitCount(stripes) != 1) {
+        throw new IllegalArgumentException(
+            "lockStripes must be a power of two in [1, 65536] but was " + stripes);
+      }
+      this.lockStripes = stripes;
+      return this;
+    }
+
+    public Builder meterRegistry(MeterRegistry registry) {
+      this.meterRegistry = Objects.requireNonNull(registry, "meterRegistry");
+      return this;
+    }
+
+    Builder migrationHooks(MigrationHooks hooks) {
+      this.migrationHooks = Objects.requireNonNull(hooks, "migrationHooks");
+      return this;
+    }
+
+    /**
+     * Builds the options.
+     *
+     * @throws IllegalStateException if a path or the budget is missing, the paths overlap, the
+     *     watermarks are inverted, or the memtables leave no room between the high watermark and
+     *     the budget
+     */
+    public HotRapOptions build() {
+      if (fastPath == null) {
+        throw new IllegalStateException("fastPath was not set");
+      }
+      if (slowPath == null) {
+        throw new IllegalStateException("slowPath was not set");
+      }
+      if (fastBudgetBytes < 0) {
+        throw new IllegalStateException("fastBudgetBytes was not set");
+      }
+      if (fastPath.equals(slowPath) || fastPath.startsWith(slowPath) || slowPath.startsWith(fastPath)) {
+        throw new IllegalStateException(
+            "fastPath (" + fastPath + ") and slowPath (" + slowPath + ") must not overlap");
+      }
+      if (lowWatermark > highWatermark) {
+        throw new IllegalStateException("lowWatermark (" + lowWatermark
+            + ") must not exceed highWatermark (" + highWatermark + ")");
+      }
+      long scaledFile = clamp(fastBudgetBytes / FILE_SIZE_DIVISOR, MIN_FILE_SIZE, MAX_FILE_SIZE);
+      long writeBuffer = writeBufferBytes > 0 ? writeBufferBytes : scaledFile;
+      long fastFile = fastTargetFileBytes > 0 ? fastTargetFileBytes : scaledFile;
+      long slowFile = slowTargetFileBytes > 0 ? slowTargetFileBytes : Math.min(MAX_FILE_SIZE, 4 * fastFile);
+      long blockCache = blockCacheBytes >= 0 ? blockCacheBytes
+          : clamp(fastBudgetBytes / BLOCK_CACHE_DIVISOR, MIN_BLOCK_CACHE, MAX_BLOCK_CACHE);
+      long high = (long) (highWatermark * fastBudgetBytes);
+      long stall = fastBudgetBytes - STALL_RESERVE_BUFFERS * writeBuffer;
+      if (stall <= high) {
+        throw new IllegalStateException("fastBudgetBytes (" + fastBudgetBytes + ") leaves no room for "
+            + STALL_RESERVE_BUFFERS + " write buffers of " + writeBuffer
+            + " bytes above the high watermark (" + high + " bytes); raise the budget or lower"
+            + " writeBufferBytes or highWatermark");
+      }
+      if (fastFile > fastBudgetBytes - high + fastBudgetBytes / 2) {
+        throw new IllegalStateException("fastTargetFileBytes (" + fastFile
+            + ") is too large for fastBudgetBytes (" + fastBudgetBytes + ")");
+      }
+      RaltOptions.Builder rb = RaltOptions.builder()
+          .directory(fastPath.resolve(StoreLayout.RALT_DIR))
+          .fastDiskBytes(fastBudgetBytes);
+      raltCustomizer.accept(rb);
+      RaltOptions ralt = rb.build();
+      return new HotRapOptions(this, ralt, blockCache, writeBuffer, fastFile, slowFile);
+    }
+
+    private static long clamp(long v, long lo, long hi) {
+      return Math.max(lo, Math.min(hi, v));
+    }
+
+    private static long positive(String name, long value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException(name + " must be positive but was " + value);
+      }
+      return value;
+    }
+
+    private static long atLeast(String name, long value, long min) {
+      if (value < min) {
+        throw new IllegalArgumentException(name + " must be at least " + min + " but was " + value);
+      }
+      return value;
+    }
+
+    private static int blockSize(String name, int bytes) {
+      if (bytes < 512 || bytes > (4 << 20)) {
+        throw new IllegalArgumentException(name + " must be in [512, 4194304] but was " + bytes);
+      }
+      return bytes;
+    }
+
+    private static double fraction(String name, double f) {
+      if (!(f > 0 && f <= 1)) {
+        throw new IllegalArgumentException(name + " must be in (0, 1] but was " + f);
+      }
+      return f;
+    }
+  }
+}

@@ -1,0 +1,145 @@
+package io.hotrap.core;
+
+import io.hotrap.ralt.RaltStats;
+
+/**
+ * A point-in-time view of a {@link HotRapDB}: where gets were served, what migration moved, the
+ * tier sizes and RALT's own statistics. Counters are cumulative since open. Immutable; the
+ * counters are read one by one, so they are not an atomic cut of a busy store.
+ */
+public final class HotRapStats {
+  private final long getsServedFast;
+  private final long getsServedSlow;
+  private final long fastSstBytes;
+  private final long slowSstBytes;
+  private final long maxFastSstBytes;
+  private final long recordsDemoted;
+  private final long bytesDemoted;
+  private final long recordsRetained;
+  private final long bytesRetained;
+  private final long demotionsDroppedAsUpdated;
+  private final long migrations;
+  private final long migrationNanos;
+  private final long migrationFailures;
+  private final long retentionOverrides;
+  private final long writeStalls;
+  private final long writeStallNanos;
+  private final long writeStallTimeouts;
+  private final boolean raltAvailable;
+  private final RaltStats raltStats;
+  private final long fastBytesWritten;
+  private final long slowBytesWritten;
+
+  HotRapStats(StoreCounters c, boolean raltAvailable, RaltStats raltStats, long fastBytesWritten,
+      long slowBytesWritten) {
+    this.fastBytesWritten = fastBytesWritten;
+    this.slowBytesWritten = slowBytesWritten;
+    getsServedFast = c.getsServedFast.sum();
+    getsServedSlow = c.getsServedSlow.sum();
+    fastSstBytes = c.fastSstBytes;
+    slowSstBytes = c.slowSstBytes;
+    maxFastSstBytes = c.maxFastSstBytes;
+    recordsDemoted = c.recordsDemoted.sum();
+    bytesDemoted = c.bytesDemoted.sum();
+    recordsRetained = c.recordsRetained.sum();
+    bytesRetained = c.bytesRetained.sum();
+    demotionsDroppedAsUpdated = c.demotionsDroppedAsUpdated.sum();
+    migrations = c.migrations.sum();
+    migrationNanos = c.migrationNanos.sum();
+    migrationFailures = c.migrationFailures.sum();
+    retentionOverrides = c.retentionOverrides.sum();
+    writeStalls = c.writeStalls.sum();
+    writeStallNanos = c.writeStallNanos.sum();
+    writeStallTimeouts = c.writeStallTimeouts.sum();
+    this.raltAvailable = raltAvailable;
+    this.raltStats = raltStats;
+  }
+
+  /**
+   * Bytes RocksDB wrote to the fast tier's SST files since open (flushes and compactions), as its
+   * compaction statistics report them; divided by the bytes users wrote, the tier's write
+   * amplification.
+   */
+  public long fastBytesWritten() { return fastBytesWritten; }
+
+  /** Bytes RocksDB wrote to the slow tier's SST files since open (flushes and compactions). */
+  public long slowBytesWritten() { return slowBytesWritten; }
+
+  /** Gets answered without reading the slow tier: memtables, fast tier or promotion cache. */
+  public long getsServedFast() { return getsServedFast; }
+
+  /** Gets that read the slow tier, whether they found the key or not. */
+  public long getsServedSlow() { return getsServedSlow; }
+
+  /** Live SST bytes of the fast tier at the last refresh (after each flush, compaction, migration). */
+  public long fastSstBytes() { return fastSstBytes; }
+
+  /** Live SST bytes of the slow tier at the last refresh. */
+  public long slowSstBytes() { return slowSstBytes; }
+
+  /** Largest fast-tier SST size seen at a refresh since open. */
+  public long maxFastSstBytes() { return maxFastSstBytes; }
+
+  /** Records moved from the fast to the slow tier. */
+  public long recordsDemoted() { return recordsDemoted; }
+
+  /** Key plus value bytes moved from the fast to the slow tier. */
+  public long bytesDemoted() { return bytesDemoted; }
+
+  /** Records a migration found hot and left on the fast tier (counted per migration). */
+  public long recordsRetained() { return recordsRetained; }
+
+  /** Key plus value bytes a migration found hot and left on the fast tier (counted per migration). */
+  public long bytesRetained() { return bytesRetained; }
+
+  /** Demotions dropped at commit because a user wrote the key during the migration (DESIGN.md §6). */
+  public long demotionsDroppedAsUpdated() { return demotionsDroppedAsUpdated; }
+
+  /** Bytes promoted by flush; 0 until promotion exists. */
+  public long bytesPromotedByFlush() { return 0; }
+
+  /** Bytes promoted by compaction; 0 until promotion exists. */
+  public long bytesPromotedByCompaction() { return 0; }
+
+  /** Migration steps (one fast-tier file each). */
+  public long migrations() { return migrations; }
+
+  /** Time spent migrating, nanoseconds, flushes and range compactions included. */
+  public long migrationNanos() { return migrationNanos; }
+
+  /** Migration checks that failed with an error (they are retried). */
+  public long migrationFailures() { return migrationFailures; }
+
+  /** Migration steps that demoted hot records because every candidate was hot and the budget was exceeded. */
+  public long retentionOverrides() { return retentionOverrides; }
+
+  /** User writes that waited for room on the fast tier. */
+  public long writeStalls() { return writeStalls; }
+
+  /** Total wait of stalled writes, nanoseconds. */
+  public long writeStallNanos() { return writeStallNanos; }
+
+  /** Stalled writes that gave up waiting after {@link HotRapOptions#maxWriteStall()}. */
+  public long writeStallTimeouts() { return writeStallTimeouts; }
+
+  /** Whether RALT tracks accesses (false after it failed to open or failed later). */
+  public boolean raltAvailable() { return raltAvailable; }
+
+  /** RALT's statistics, or null when it is not available. */
+  public RaltStats raltStats() { return raltStats; }
+
+  @Override
+  public String toString() {
+    return "HotRapStats{getsServedFast=" + getsServedFast + ", getsServedSlow=" + getsServedSlow
+        + ", fastSstBytes=" + fastSstBytes + ", slowSstBytes=" + slowSstBytes
+        + ", maxFastSstBytes=" + maxFastSstBytes + ", recordsDemoted=" + recordsDemoted
+        + ", bytesDemoted=" + bytesDemoted + ", recordsRetained=" + recordsRetained
+        + ", bytesRetained=" + bytesRetained + ", demotionsDroppedAsUpdated=" + demotionsDroppedAsUpdated
+        + ", fastBytesWritten=" + fastBytesWritten + ", slowBytesWritten=" + slowBytesWritten
+        + ", migrations=" + migrations + ", migrationMillis=" + migrationNanos / 1_000_000
+        + ", migrationFailures=" + migrationFailures + ", retentionOverrides=" + retentionOverrides
+        + ", writeStalls=" + writeStalls + ", writeStallMillis=" + writeStallNanos / 1_000_000
+        + ", writeStallTimeouts=" + writeStallTimeouts + ", raltAvailable=" + raltAvailable
+        + ", ralt=" + raltStats + '}';
+  }
+}

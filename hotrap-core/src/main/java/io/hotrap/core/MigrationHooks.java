@@ -1,0 +1,19 @@
+package io.hotrap.core;
+
+/**
+ * Points inside a migration where tests stop the migrator to force an interleaving with user
+ * writes deterministically. Every method runs on the migrator thread; the default does nothing.
+ */
+interface MigrationHooks {
+
+  MigrationHooks NONE = new MigrationHooks() { };
+
+  /** The migrator registered its updated-key set and took its snapshot of the fast tier. */
+  default void afterSnapshot(byte[] smallestKey, byte[] largestKey) { }
+
+  /** A demotion batch is about to take the commit gate. */
+  default void beforeCommit(int batchIndex) { }
+
+  /** A demotion batch was written and the commit gate released. */
+  default void afterCommit(int batchIndex) { }
+}

@@ -1,0 +1,20 @@
+package io.hotrap.core;
+
+/**
+ * Step 3 of a tier migration (DESIGN.md §7, HotRAP §3.3): while a key range of the fast tier is
+ * being migrated, hot entries of the mutable promotion cache in that range that the fast tier does
+ * not hold and that were not updated are written into the fast tier. Runs on the migrator thread
+ * after the range's demotions committed, with the migration's {@link UpdatedKeys} still registered;
+ * writes must go through {@link CommitGate#commit}. Until the promotion cache exists it does nothing.
+ */
+interface PromotionByCompaction {
+
+  PromotionByCompaction NONE = (smallest, largest, updated) -> 0;
+
+  /**
+   * Promotes the range's hot cached entries.
+   *
+   * @return bytes promoted
+   */
+  long promote(byte[] smallestKey, byte[] largestKey, UpdatedKeys updated) throws Exception;
+}

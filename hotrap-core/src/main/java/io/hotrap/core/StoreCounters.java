@@ -1,0 +1,36 @@
+package io.hotrap.core;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The live counters behind {@link HotRapStats} and the Micrometer meters. Counters only grow;
+ * tier sizes are refreshed by the migrator after each flush, compaction and migration step.
+ * Thread-safe; reads are not atomic across counters.
+ */
+final class StoreCounters {
+  final LongAdder getsServedFast = new LongAdder();
+  final LongAdder getsServedSlow = new LongAdder();
+  final LongAdder recordsDemoted = new LongAdder();
+  final LongAdder bytesDemoted = new LongAdder();
+  final LongAdder recordsRetained = new LongAdder();
+  final LongAdder bytesRetained = new LongAdder();
+  final LongAdder demotionsDroppedAsUpdated = new LongAdder();
+  final LongAdder migrations = new LongAdder();
+  final LongAdder migrationNanos = new LongAdder();
+  final LongAdder retentionOverrides = new LongAdder();
+  final LongAdder writeStalls = new LongAdder();
+  final LongAdder writeStallNanos = new LongAdder();
+  final LongAdder writeStallTimeouts = new LongAdder();
+  final LongAdder migrationFailures = new LongAdder();
+  volatile long fastSstBytes;
+  volatile long slowSstBytes;
+  volatile long maxFastSstBytes;
+
+  void updateSizes(long fast, long slow) {
+    fastSstBytes = fast;
+    slowSstBytes = slow;
+    if (fast > maxFastSstBytes) {
+      maxFastSstBytes = fast;
+    }
+  }
+}

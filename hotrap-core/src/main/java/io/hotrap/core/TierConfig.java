@@ -1,0 +1,57 @@
+package io.hotrap.core;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DbPath;
+
+/**
+ * RocksDB settings of the two tiers' column families (DESIGN.md §3). Both are leveled with one
+ * path each ({@code cf_paths}), so that RocksDB keeps {@code level_compaction_dynamic_level_bytes}
+ * (it turns it off for several paths, DESIGN.md §13) and each tier's files stay on its disk.
+ * The block cache and Bloom filter policy are shared; the caller owns the returned options and the
+ * cache and filter, and closes them after RocksDB.
+ */
+final class TierConfig {
+  /** {@code cf_paths} target of the slow tier: in effect unlimited (the last path takes overflow). */
+  private static final long UNLIMITED = Long.MAX_VALUE / 4;
+  /** The fast tier's first level below L0 holds this fraction of the budget. */
+  private static final long FAST_LEVEL_BASE_DIVISOR = 10;
+
+  private TierConfig() {}
+
+  static ColumnFamilyOptions fast(HotRapOptions o, StoreLayout layout, Cache cache, BloomFilter filter) {
+    return tier(o, cache, filter, layout.fastDataDir(), o.fastBudgetBytes(), o.fastBlockSize(),
+        o.fastTargetFileBytes(), Math.max(4 * o.fastTargetFileBytes(), o.fastBudgetBytes() / FAST_LEVEL_BASE_DIVISOR))
+        .setCompressionType(o.fastCompression());
+  }
+
+  static ColumnFamilyOptions slow(HotRapOptions o, StoreLayout layout, Cache cache, BloomFilter filter) {
+    return tier(o, cache, filter, layout.slowDataDir(), UNLIMITED, o.slowBlockSize(),
+        o.slowTargetFileBytes(), 4 * o.slowTargetFileBytes())
+        .setCompressionType(o.slowCompression());
+  }
+
+  private static ColumnFamilyOptions tier(HotRapOptions o, Cache cache, BloomFilter filter, Path dir,
+      long pathTarget, int blockSize, long targetFile, long levelBase) {
+    BlockBasedTableConfig table = new BlockBasedTableConfig()
+        .setBlockCache(cache)
+        .setBlockSize(blockSize)
+        .setCacheIndexAndFilterBlocks(true)
+        .setPinL0FilterAndIndexBlocksInCache(true);
+    if (filter != null) {
+      table.setFilterPolicy(filter);
+    }
+    return new ColumnFamilyOptions()
+        .setCfPaths(List.of(new DbPath(dir, pathTarget)))
+        .setWriteBufferSize(o.writeBufferBytes())
+        .setMaxWriteBufferNumber(HotRapOptions.WRITE_BUFFERS_PER_TIER)
+        .setTargetFileSizeBase(targetFile)
+        .setMaxBytesForLevelBase(levelBase)
+        .setLevelCompactionDynamicLevelBytes(true)
+        .setTableFormatConfig(table);
+  }
+}

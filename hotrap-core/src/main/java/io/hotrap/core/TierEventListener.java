@@ -1,0 +1,70 @@
+package io.hotrap.core;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.rocksdb.AbstractEventListener;
+import org.rocksdb.BackgroundErrorReason;
+import org.rocksdb.CompactionJobInfo;
+import org.rocksdb.FlushJobInfo;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.Status;
+
+/**
+ * Turns RocksDB's flush and compaction events into fresh tier sizes and migration checks. Callbacks
+ * run on RocksDB's background threads: they read the tier sizes (a property read, which RocksDB
+ * allows there), so that stalled writers see a flush at once rather than after the migrator's
+ * current step, and ask the migrator for a check; they never call anything that waits for
+ * background work, which would deadlock there. The migrator is attached after
+ * RocksDB opened; events before that are dropped, and the first periodic check covers them.
+ */
+final class TierEventListener extends AbstractEventListener {
+  private static final Logger LOG = Logger.getLogger(TierEventListener.class.getName());
+
+  private volatile TierMigrator migrator;
+  private volatile MigrationScheduler scheduler;
+
+  TierEventListener() {
+    super(EnabledEventCallback.ON_FLUSH_COMPLETED, EnabledEventCallback.ON_COMPACTION_COMPLETED,
+        EnabledEventCallback.ON_BACKGROUND_ERROR);
+  }
+
+  void attach(TierMigrator migrator, MigrationScheduler scheduler) {
+    this.scheduler = scheduler;
+    this.migrator = migrator;
+  }
+
+  void detach() {
+    this.migrator = null;
+    this.scheduler = null;
+  }
+
+  @Override
+  public void onFlushCompleted(RocksDB db, FlushJobInfo info) {
+    request();
+  }
+
+  @Override
+  public void onCompactionCompleted(RocksDB db, CompactionJobInfo info) {
+    request();
+  }
+
+  @Override
+  public void onBackgroundError(BackgroundErrorReason reason, Status status) {
+    LOG.log(Level.WARNING, "RocksDB background error during " + reason + ": "
+        + (status == null ? "unknown" : status.getCodeString() + " " + status.getState()));
+  }
+
+  private void request() {
+    TierMigrator m = migrator;
+    MigrationScheduler s = scheduler;
+    if (m != null && s != null) {
+      try {
+        m.refreshSizes();
+      } catch (RocksDBException | RuntimeException e) {
+        LOG.log(Level.FINE, "cannot read the tier sizes", e);
+      }
+      s.requestCheck();
+    }
+  }
+}

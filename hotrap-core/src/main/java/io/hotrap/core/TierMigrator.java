@@ -1,0 +1,437 @@
+package io.hotrap.core;
+
+import io.hotrap.ralt.HotKeyIterator;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Logger;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyMetaData;
+import org.rocksdb.CompactRangeOptions;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.LevelMetaData;
+import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
+import org.rocksdb.SstFileMetaData;
+import org.rocksdb.SstFileReader;
+import org.rocksdb.SstFileReaderIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * Keeps the fast tier within its budget by moving cold records to the slow tier: HotRAP's FD→SD
+ * compaction with retention (HotRAP §3.5, DESIGN.md §7).
+ *
+ * <p><b>Trigger.</b> {@link MigrationScheduler} runs {@link #checkOnce()} on its thread when asked
+ * (flush and compaction events, stalled writers, {@link HotRapDB#awaitBackgroundWork()}) and
+ * periodically. A check refreshes the tier sizes; if the fast tier's live SST bytes exceed the high
+ * watermark it migrates file by file until they are under the low watermark.
+ *
+ * <p><b>One round.</b> Files are migrated one by one (steps 1–5) until the bytes they are expected
+ * to free cover the excess over the low watermark; then step 6 runs once for all of them.
+ * <ol>
+ *   <li>{@link MigrationPicker} chooses a file of the fast tier's bottommost level (the next level
+ *       up once every bottommost file was taken this round).
+ *   <li>The step registers its {@link UpdatedKeys} with the {@link CommitGate}, then takes a
+ *       snapshot. It reads the file with {@link SstFileReader} in lockstep with a snapshot iterator
+ *       of the fast tier: a record is a candidate only if the file's version is the newest the
+ *       snapshot sees (newer versions in upper levels stay where they are).
+ *   <li>Candidates are merged with RALT's hot keys of the file's range: hot ones are retained,
+ *       cold ones demoted.
+ *   <li>Demotions are committed in batches of {@link HotRapOptions#migrationBatchBytes()}: one
+ *       atomic RocksDB batch puts each record into the slow tier and deletes it from the fast tier,
+ *       under the gate held exclusive, without the keys a user wrote since the step registered. A
+ *       crash keeps a batch whole or drops it whole, so no acknowledged write is lost (I5), and the
+ *       tombstone sits in the fast tier, so no slow version can shadow a newer fast one (I1, I2).
+ *   <li>Promotion by compaction of the range ({@link PromotionByCompaction}).
+ *   <li>The fast tier is flushed and the round's key range compacted, which drops the demoted
+ *       versions and rewrites the retained ones in place.
+ * </ol>
+ * If a round demotes nothing because every candidate is hot, the next round ignores hotness: the
+ * budget is a hard limit, retention a preference (counted in {@code retentionOverrides}).
+ *
+ * <p>Thread-safety: checks run on the scheduler's single thread. {@link #migrateNow} may run on
+ * another thread at the same time; that is safe (see there). {@link #refreshSizes()} and
+ * {@link #blocked()} may be called from any thread.
+ */
+final class TierMigrator implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(TierMigrator.class.getName());
+  private static final String LIVE_SST_BYTES = "rocksdb.live-sst-files-size";
+  /** Upper bound on rounds per check, so that a check always ends and close stays prompt. */
+  static final int MAX_ROUNDS_PER_CHECK = 512;
+  /** Rounds in a row that may leave the fast tier's size unchanged before a check gives up. */
+  static final int MAX_ROUNDS_WITHOUT_PROGRESS = 3;
+  /** Upper bound on the files one round migrates before its range compaction. */
+  static final int MAX_FILES_PER_ROUND = 64;
+
+  private final RocksDB db;
+  private final ColumnFamilyHandle fast;
+  private final ColumnFamilyHandle slow;
+  private final HotRapOptions options;
+  private final CommitGate gate;
+  private final AccessTracker tracker;
+  private final StoreCounters counters;
+  private final Runnable sizesChanged;
+  private final MigrationHooks hooks;
+  private final PromotionByCompaction promotion;
+  private final BooleanSupplier snapshotsOpen;
+
+  private final Options readerOptions = new Options();
+  private final WriteOptions writeOptions = new WriteOptions();
+  private final FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true).setAllowWriteStall(true);
+  private final CompactRangeOptions compactOptions = new CompactRangeOptions()
+      .setExclusiveManualCompaction(false).setAllowWriteStall(true);
+
+  private volatile boolean stopping;
+  private volatile boolean blocked;
+
+  TierMigrator(RocksDB db, ColumnFamilyHandle fast, ColumnFamilyHandle slow, HotRapOptions options,
+      CommitGate gate, AccessTracker tracker, StoreCounters counters, Runnable sizesChanged,
+      PromotionByCompaction promotion, BooleanSupplier snapshotsOpen) {
+    this.snapshotsOpen = snapshotsOpen;
+    this.db = db;
+    this.fast = fast;
+    this.slow = slow;
+    this.options = options;
+    this.gate = gate;
+    this.tracker = tracker;
+    this.counters = counters;
+    this.sizesChanged = sizesChanged;
+    this.hooks = options.migrationHooks();
+    this.promotion = promotion;
+  }
+
+  /**
+   * Whether the last check left the fast tier at or over the writer-stall threshold after rounds
+   * that migrated files without shrinking it (open snapshots pin the versions they demoted).
+   * Writers do not wait while this holds: waiting could not make room.
+   */
+  boolean blocked() {
+    return blocked;
+  }
+
+  /** Refreshes the cached tier sizes and wakes stalled writers. */
+  void refreshSizes() throws RocksDBException {
+    counters.updateSizes(db.getLongProperty(fast, LIVE_SST_BYTES), db.getLongProperty(slow, LIVE_SST_BYTES));
+    sizesChanged.run();
+  }
+
+  /** One check: migrates while the fast tier is over its watermarks. Returns whether it moved any file. */
+  boolean checkOnce() throws Exception {
+    refreshSizes();
+    if (counters.fastSstBytes <= options.highWatermarkBytes()) {
+      blocked = false;
+      return false;
+    }
+    boolean migrated = false;
+    boolean gaveUp = false;
+    boolean ignoreHotness = false;
+    int withoutProgress = 0;
+    for (int round = 0; round < MAX_ROUNDS_PER_CHECK && !stopping; round++) {
+      long excess = counters.fastSstBytes - options.lowWatermarkBytes();
+      if (excess <= 0) {
+        break;
+      }
+      long before = counters.fastSstBytes;
+      long start = System.nanoTime();
+      Round r = migrateRound(excess, ignoreHotness);
+      if (r.files > 0) {
+        migrated = true;
+        // Drop the demoted versions from the fast tier and rewrite the retained ones in place.
+        db.flush(flushOptions, fast);
+        db.compactRange(fast, r.smallest, r.largest, compactOptions);
+      }
+      counters.migrationNanos.add(System.nanoTime() - start);
+      refreshSizes();
+      if (r.files == 0) {
+        // Every candidate is being compacted; that compaction's completion asks for a new check.
+        break;
+      }
+      if (r.demotedRecords == 0 && r.retainedRecords > 0 && !ignoreHotness) {
+        ignoreHotness = true;
+        counters.retentionOverrides.increment();
+      } else {
+        ignoreHotness = false;
+      }
+      withoutProgress = counters.fastSstBytes < before ? 0 : withoutProgress + 1;
+      if (withoutProgress >= MAX_ROUNDS_WITHOUT_PROGRESS) {
+        LOG.fine(() -> "migration makes no progress (snapshots may pin demoted versions); fast tier at "
+            + counters.fastSstBytes + " bytes");
+        gaveUp = true;
+        break;
+      }
+      if (withoutProgress == 0) {
+        blocked = false;
+      }
+    }
+    blocked = gaveUp && snapshotsOpen.getAsBoolean()
+        && counters.fastSstBytes >= options.writeStallBytes();
+    if (blocked) {
+      sizesChanged.run();
+    }
+    return migrated;
+  }
+
+  /**
+   * Runs one round on the caller's thread, whatever the tier's size: migrates files expected to
+   * free {@code bytes}, then flushes and compacts their range. It may overlap a round of the
+   * background thread; that is safe, as every commit goes through the {@link CommitGate} and a
+   * record demoted twice is the same version in the same place.
+   *
+   * @return the number of files migrated
+   */
+  int migrateNow(long bytes, boolean ignoreHotness) throws Exception {
+    Round r = migrateRound(bytes, ignoreHotness);
+    if (r.files > 0) {
+      db.flush(flushOptions, fast);
+      db.compactRange(fast, r.smallest, r.largest, compactOptions);
+    }
+    refreshSizes();
+    return r.files;
+  }
+
+  /** What one round did: the files it migrated and the key range they span. */
+  private static final class Round {
+    int files;
+    long demotedRecords;
+    long retainedRecords;
+    byte[] smallest;
+    byte[] largest;
+  }
+
+  /**
+   * Migrates picked files one after the other until the bytes they are expected to free cover
+   * {@code excess}, so that one range compaction afterwards serves them all.
+   */
+  private Round migrateRound(long excess, boolean ignoreHotness) throws Exception {
+    Round round = new Round();
+    Set<String> taken = new HashSet<>();
+    long planned = 0;
+    while (planned < excess && !stopping && round.files < MAX_FILES_PER_ROUND) {
+      MigrationPicker.Pick pick = pick(taken);
+      if (pick == null) {
+        break;
+      }
+      taken.add(pick.file.path);
+      StepResult r = migrateFile(pick.file, ignoreHotness);
+      if (r == null) {
+        continue;
+      }
+      counters.migrations.increment();
+      round.files++;
+      round.demotedRecords += r.demotedRecords;
+      round.retainedRecords += r.retainedRecords;
+      planned += ignoreHotness ? pick.file.size : Math.max(0, pick.file.size - pick.hotSize);
+      if (round.smallest == null || Arrays.compareUnsigned(pick.file.smallest, round.smallest) < 0) {
+        round.smallest = pick.file.smallest;
+      }
+      if (round.largest == null || Arrays.compareUnsigned(pick.file.largest, round.largest) > 0) {
+        round.largest = pick.file.largest;
+      }
+    }
+    return round;
+  }
+
+  private MigrationPicker.Pick pick(Set<String> taken) {
+    ColumnFamilyMetaData fastMeta = db.getColumnFamilyMetaData(fast);
+    List<MigrationPicker.FileInfo> candidates = new ArrayList<>();
+    List<LevelMetaData> levels = fastMeta.levels();
+    for (int i = levels.size() - 1; i >= 0; i--) {
+      List<SstFileMetaData> files = levels.get(i).files();
+      if (files.isEmpty()) {
+        continue;
+      }
+      boolean any = false;
+      for (SstFileMetaData f : files) {
+        MigrationPicker.FileInfo info = info(f);
+        if (!f.beingCompacted() && !taken.contains(info.path)) {
+          candidates.add(info);
+        }
+        any |= !taken.contains(info.path);
+      }
+      if (any) {
+        break;
+      }
+    }
+    if (candidates.isEmpty()) {
+      return null;
+    }
+    List<MigrationPicker.FileInfo> slowFiles = new ArrayList<>();
+    for (LevelMetaData level : db.getColumnFamilyMetaData(slow).levels()) {
+      for (SstFileMetaData f : level.files()) {
+        slowFiles.add(info(f));
+      }
+    }
+    return MigrationPicker.pick(candidates, slowFiles, tracker::hotSizeInRange);
+  }
+
+  private static MigrationPicker.FileInfo info(SstFileMetaData f) {
+    // path() is the directory and fileName() starts with '/' (DESIGN.md §13).
+    return new MigrationPicker.FileInfo(f.path() + f.fileName(), MigrationPicker.fileNumber(f.fileName()),
+        f.size(), f.smallestKey(), f.largestKey());
+  }
+
+  /** What one step did. */
+  static final class StepResult {
+    long demotedRecords;
+    long demotedBytes;
+    long retainedRecords;
+    long retainedBytes;
+  }
+
+  /**
+   * Migrates one file; returns null if the file disappeared (a compaction took it) before it
+   * could be opened.
+   */
+  StepResult migrateFile(MigrationPicker.FileInfo file, boolean ignoreHotness) throws Exception {
+    UpdatedKeys updated = gate.registerMover();
+    Snapshot snapshot = db.getSnapshot();
+    HotKeyIterator hot = null;
+    try (ReadOptions snapshotRead = new ReadOptions().setSnapshot(snapshot).setFillCache(false);
+        ReadOptions fileRead = new ReadOptions().setFillCache(false);
+        SstFileReader reader = new SstFileReader(readerOptions)) {
+      hooks.afterSnapshot(file.smallest, file.largest);
+      try {
+        reader.open(file.path);
+      } catch (RocksDBException e) {
+        LOG.fine(() -> "migration candidate " + file + " is gone: " + e.getMessage());
+        return null;
+      }
+      if (options.retainHotRecords() && !ignoreHotness) {
+        hot = tracker.hotKeys(file.smallest, file.largest);
+      }
+      StepResult result = new StepResult();
+      List<byte[][]> pending = new ArrayList<>();
+      long pendingBytes = 0;
+      int batchIndex = 0;
+      try (SstFileReaderIterator fileIt = reader.newIterator(fileRead);
+          RocksIterator fastIt = db.newIterator(fast, snapshotRead)) {
+        fileIt.seekToFirst();
+        fastIt.seek(file.smallest);
+        while (fileIt.isValid() && !stopping) {
+          byte[] key = fileIt.key();
+          if (fastIt.isValid() && Arrays.compareUnsigned(fastIt.key(), key) < 0) {
+            fastIt.next();
+            if (fastIt.isValid() && Arrays.compareUnsigned(fastIt.key(), key) < 0) {
+              fastIt.seek(key);
+            }
+          }
+          if (fastIt.isValid() && Arrays.equals(fastIt.key(), key)) {
+            byte[] value = fileIt.value();
+            if (Arrays.equals(fastIt.value(), value)) {
+              if (hot != null && isHot(hot, key)) {
+                result.retainedRecords++;
+                result.retainedBytes += key.length + value.length;
+              } else {
+                pending.add(new byte[][] {key, value});
+                pendingBytes += key.length + value.length;
+                if (pendingBytes >= options.migrationBatchBytes()) {
+                  commit(pending, updated, batchIndex++, result);
+                  pendingBytes = 0;
+                }
+              }
+            }
+          }
+          fileIt.next();
+        }
+        fileIt.status();
+        fastIt.status();
+      }
+      if (!pending.isEmpty() && !stopping) {
+        commit(pending, updated, batchIndex, result);
+      }
+      counters.recordsRetained.add(result.retainedRecords);
+      counters.bytesRetained.add(result.retainedBytes);
+      promotion.promote(file.smallest, file.largest, updated);
+      return result;
+    } finally {
+      if (hot != null) {
+        try {
+          hot.close();
+        } catch (RuntimeException e) {
+          tracker.fail("hotKeys.close", e);
+        }
+      }
+      gate.unregisterMover(updated);
+      db.releaseSnapshot(snapshot);
+    }
+  }
+
+  /** Advances {@code hot} to {@code key} and tells whether the key is hot; false after a RALT failure. */
+  private boolean isHot(HotKeyIterator hot, byte[] key) {
+    try {
+      while (hot.isValid()) {
+        int c = Arrays.compareUnsigned(hot.key(), key);
+        if (c == 0) {
+          return true;
+        }
+        if (c > 0) {
+          return false;
+        }
+        hot.next();
+      }
+      return false;
+    } catch (RuntimeException e) {
+      tracker.fail("hotKeys", e);
+      return false;
+    }
+  }
+
+  private void commit(List<byte[][]> pending, UpdatedKeys updated, int batchIndex, StepResult result)
+      throws Exception {
+    hooks.beforeCommit(batchIndex);
+    gate.commit(() -> {
+      try (WriteBatch batch = new WriteBatch()) {
+        long records = 0;
+        long bytes = 0;
+        long dropped = 0;
+        for (byte[][] kv : pending) {
+          if (updated.contains(kv[0])) {
+            dropped++;
+            continue;
+          }
+          batch.put(slow, kv[0], kv[1]);
+          batch.delete(fast, kv[0]);
+          records++;
+          bytes += kv[0].length + kv[1].length;
+        }
+        if (records > 0) {
+          db.write(writeOptions, batch);
+        }
+        result.demotedRecords += records;
+        result.demotedBytes += bytes;
+        counters.recordsDemoted.add(records);
+        counters.bytesDemoted.add(bytes);
+        counters.demotionsDroppedAsUpdated.add(dropped);
+      }
+    });
+    pending.clear();
+    hooks.afterCommit(batchIndex);
+  }
+
+  /** Makes a running check stop after its current batch; call before closing RocksDB. */
+  void stop() {
+    stopping = true;
+  }
+
+  boolean stopping() {
+    return stopping;
+  }
+
+  /** Releases the native options; call after the thread running checks has ended. */
+  @Override
+  public void close() {
+    stopping = true;
+    readerOptions.close();
+    writeOptions.close();
+    flushOptions.close();
+    compactOptions.close();
+  }
+}

@@ -1,0 +1,84 @@
+package io.hotrap.core;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Holds user writes back while the fast tier is at its stall threshold, the way RocksDB stalls
+ * writes when compaction falls behind: a write waits until migration brings the tier's SST bytes
+ * under the threshold, the store closes, the migrator reports that it cannot make room (open
+ * snapshots pin the versions it demoted; waiting would not help, so writes proceed and the tier
+ * overshoots, visible in {@code maxFastSstBytes}), or {@link HotRapOptions#maxWriteStall()} passes.
+ *
+ * <p>Writers wait here before they take the {@link CommitGate}; a writer waiting inside the gate
+ * would keep the migrator, which needs the gate exclusive, from ever making room. The migrator's own
+ * writes never wait. Thread-safe.
+ */
+final class WriteThrottle {
+  private final long stallBytes;
+  private final long maxStallNanos;
+  private final StoreCounters counters;
+  private final Runnable requestMigration;
+  private final java.util.function.BooleanSupplier migrationBlocked;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition room = lock.newCondition();
+  private volatile boolean closed;
+
+  WriteThrottle(long stallBytes, long maxStallNanos, StoreCounters counters, Runnable requestMigration,
+      java.util.function.BooleanSupplier migrationBlocked) {
+    this.migrationBlocked = migrationBlocked;
+    this.stallBytes = stallBytes;
+    this.maxStallNanos = maxStallNanos;
+    this.counters = counters;
+    this.requestMigration = requestMigration;
+  }
+
+  /** Returns at once while the fast tier is under the threshold; otherwise waits for room. */
+  void awaitRoom() {
+    if (counters.fastSstBytes < stallBytes || closed || migrationBlocked.getAsBoolean()) {
+      return;
+    }
+    requestMigration.run();
+    long start = System.nanoTime();
+    long deadline = start + maxStallNanos;
+    counters.writeStalls.increment();
+    boolean interrupted = false;
+    lock.lock();
+    try {
+      while (counters.fastSstBytes >= stallBytes && !closed && !migrationBlocked.getAsBoolean()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          counters.writeStallTimeouts.increment();
+          break;
+        }
+        try {
+          room.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      lock.unlock();
+      counters.writeStallNanos.add(System.nanoTime() - start);
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Wakes waiting writers; call after the tier sizes changed. */
+  void sizesChanged() {
+    lock.lock();
+    try {
+      room.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  void close() {
+    closed = true;
+    sizesChanged();
+  }
+}

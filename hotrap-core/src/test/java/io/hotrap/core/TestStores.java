@@ -1,0 +1,86 @@
+package io.hotrap.core;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksIterator;
+
+/** Small stores on temporary directories, and ways to look into the column families directly. */
+final class TestStores {
+  static final long BUDGET = 4L << 20;
+  static final long WRITE_BUFFER = 256L << 10;
+  static final long TARGET_FILE = 256L << 10;
+
+  private TestStores() {}
+
+  /** A builder for a 4 MiB fast tier with 256 KiB memtables and files. */
+  static HotRapOptions.Builder small(Path dir) {
+    return HotRapOptions.builder()
+        .fastPath(dir.resolve("fast"))
+        .slowPath(dir.resolve("slow"))
+        .fastBudgetBytes(BUDGET)
+        .writeBufferBytes(WRITE_BUFFER)
+        .fastTargetFileBytes(TARGET_FILE)
+        .slowTargetFileBytes(1L << 20)
+        .blockCacheBytes(4L << 20)
+        .backgroundJobs(2);
+  }
+
+  static byte[] key(int i) {
+    return String.format("key%08d", i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  static byte[] value(int i, int version, int length) {
+    byte[] v = new byte[length];
+    byte[] head = (i + ":" + version + ":").getBytes(StandardCharsets.UTF_8);
+    // Pseudo-random filler so that compression does not hide the bytes from the budget.
+    long x = i * 0x9E3779B97F4A7C15L + version;
+    for (int j = 0; j < length; j++) {
+      x ^= x << 13;
+      x ^= x >>> 7;
+      x ^= x << 17;
+      v[j] = (byte) x;
+    }
+    System.arraycopy(head, 0, v, 0, Math.min(head.length, length));
+    return v;
+  }
+
+  /** The version encoded by {@link #value(int, int, int)}. */
+  static int versionOf(byte[] v) {
+    String s = new String(v, 0, Math.min(v.length, 32), StandardCharsets.ISO_8859_1);
+    String[] parts = s.split(":", 3);
+    return Integer.parseInt(parts[1]);
+  }
+
+  static String str(byte[] b) {
+    return b == null ? null : new String(b, StandardCharsets.UTF_8);
+  }
+
+  /** Raw contents of one column family (newest visible version of each key). */
+  static List<byte[][]> raw(HotRapDB db, ColumnFamilyHandle cf) {
+    List<byte[][]> out = new ArrayList<>();
+    try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.rocks().newIterator(cf, ro)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        out.add(new byte[][] {it.key(), it.value()});
+      }
+    }
+    return out;
+  }
+
+  static byte[] rawGet(HotRapDB db, ColumnFamilyHandle cf, byte[] key) throws Exception {
+    return db.rocks().get(cf, key);
+  }
+
+  static boolean contains(List<byte[][]> raw, byte[] key) {
+    for (byte[][] kv : raw) {
+      if (Arrays.equals(kv[0], key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
