@@ -18,7 +18,9 @@ import java.nio.ByteOrder;
  * 14+K        4     score as of that tick, IEEE 754 float, big-endian
  * 18+K        8     stableUntil: access-clock value at which the stability counter reaches zero
  * 26+K        1     flags: bit 0 = accessed at least twice while tracked (Algorithm 1's tag t),
- *                   bit 1 = hot when written (counted in the file's hot bytes and Bloom filter)
+ *                   bit 1 = hot when written (counted in the file's hot bytes and Bloom filter),
+ *                   bit 2 = shadowed: the key was hot in a deeper run when this record was written,
+ *                   so this record is a fresh copy awaiting a merge, not a new key
  * </pre>
  *
  * <p>The counter c of Algorithm 1 is kept as {@code stableUntil}: c decreases by one every R bytes
@@ -31,6 +33,7 @@ final class AccessRecord {
   static final int OVERHEAD = 27;
   static final int FLAG_TAG = 1;
   static final int FLAG_HOT = 2;
+  static final int FLAG_SHADOWED = 4;
 
   private static final VarHandle INT =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -49,6 +52,7 @@ final class AccessRecord {
   long stableUntil;
   boolean tagged;
   boolean hot;
+  boolean shadowed;
 
   /** Bytes of a record with a key of {@code keyLength} bytes. */
   static int encodedSize(int keyLength) {
@@ -77,6 +81,7 @@ final class AccessRecord {
     int flags = buf[p + 24];
     tagged = (flags & FLAG_TAG) != 0;
     hot = (flags & FLAG_HOT) != 0;
+    shadowed = (flags & FLAG_SHADOWED) != 0;
     return OVERHEAD + k;
   }
 
@@ -90,7 +95,8 @@ final class AccessRecord {
     LONG.set(buf, p + 4, time);
     FLOAT.set(buf, p + 12, score);
     LONG.set(buf, p + 16, stableUntil);
-    buf[p + 24] = (byte) ((tagged ? FLAG_TAG : 0) | (hot ? FLAG_HOT : 0));
+    buf[p + 24] = (byte) ((tagged ? FLAG_TAG : 0) | (hot ? FLAG_HOT : 0)
+        | (shadowed ? FLAG_SHADOWED : 0));
     return OVERHEAD + keyLen;
   }
 
@@ -104,6 +110,7 @@ final class AccessRecord {
     stableUntil = o.stableUntil;
     tagged = o.tagged;
     hot = o.hot;
+    shadowed = o.shadowed;
   }
 
   /** Whether Algorithm 1 counts this record as stable at access clock {@code now}. */

@@ -582,7 +582,8 @@ public final class Ralt implements AutoCloseable {
 
   /** Marks {@code r} hot if it ranks above the threshold and no older run already has it hot. */
   private void annotate(AccessRecord r, long now, Run[] olderRuns, HotThreshold t) {
-    r.hot = t.admits(r.isStable(now), clock.normalizedRank(r)) && !hotInAny(olderRuns, r);
+    r.shadowed = hotInAny(olderRuns, r);
+    r.hot = !r.shadowed && t.admits(r.isStable(now), clock.normalizedRank(r));
   }
 
   private static boolean hotInAny(Run[] runs, AccessRecord r) {
@@ -639,7 +640,8 @@ public final class Ralt implements AutoCloseable {
     if (v.runs.length == 0 || flushesSinceEviction == 0) {
       return false;
     }
-    if (v.hotBytes > hotSetLimit || v.fileBytes > physicalLimit - evictionReserve(v)) {
+    if (v.hotBytes > hotSetLimit
+        || v.fileBytes - v.shadowedBytes > physicalLimit - evictionReserve(v)) {
       return true;
     }
     return options.autoTuning()
@@ -671,7 +673,8 @@ public final class Ralt implements AutoCloseable {
   private void evict(Version v) throws IOException {
     long now = flushedClock;
     long hotTarget = (long) ((1 - options.beta()) * hotSetLimit);
-    long physicalTarget = (long) ((1 - options.beta()) * physicalLimit);
+    // The target leaves the eviction reserve free, so the next eviction is not due at once.
+    long physicalTarget = (long) ((1 - options.beta()) * (physicalLimit - evictionReserve(v)));
     EvictionPlanner.Plan plan = EvictionPlanner.plan(v, clock, now, hotTarget, physicalTarget,
         options.evictionSampleBlocks(), random);
     List<Run> inputs = List.of(v.runs);
@@ -811,7 +814,8 @@ public final class Ralt implements AutoCloseable {
             continue;
           }
         }
-        acc.hot = hot.admits(stable, rank) && !hotInAny(olderRuns, acc);
+        acc.shadowed = hotInAny(olderRuns, acc);
+        acc.hot = !acc.shadowed && hot.admits(stable, rank);
         if (eviction != null) {
           EvictionTotals t = eviction.totals();
           if (stable) {

@@ -12,6 +12,7 @@ final class Run {
   final Segment[] segments;
   final long fileBytes;
   final long recordBytes;
+  final long shadowedBytes;
   final long hotBytes;
   final long hotCount;
   final long recordCount;
@@ -22,18 +23,21 @@ final class Run {
     this.segments = segments.toArray(new Segment[0]);
     long f = 0;
     long rb = 0;
+    long sb = 0;
     long h = 0;
     long hc = 0;
     long rc = 0;
     for (Segment s : this.segments) {
       f += s.fileBytes;
       rb += s.recordBytes;
+      sb += s.shadowedBytes;
       h += s.hotBytes;
       hc += s.hotCount;
       rc += s.recordCount;
     }
     fileBytes = f;
     recordBytes = rb;
+    shadowedBytes = sb;
     hotBytes = h;
     hotCount = hc;
     recordCount = rc;

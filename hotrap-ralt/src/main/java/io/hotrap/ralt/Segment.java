@@ -47,6 +47,8 @@ final class Segment {
   final long fileBytes;
   final long recordCount;
   final long recordBytes;
+  /** Bytes of records that are fresh copies of keys hot in a deeper run (see AccessRecord). */
+  final long shadowedBytes;
   final long hotCount;
   final long hotBytes;
   final byte[] firstKey;
@@ -62,14 +64,15 @@ final class Segment {
   private volatile FileChannel channel;
   private volatile boolean deleteOnRelease = true;
 
-  Segment(long id, Path path, long fileBytes, long recordCount, long recordBytes, long hotCount,
-      long hotBytes, byte[] lastKey, int[] blockOffsets, byte[] indexKeys,
+  Segment(long id, Path path, long fileBytes, long recordCount, long recordBytes,
+      long shadowedBytes, long hotCount, long hotBytes, byte[] lastKey, int[] blockOffsets, byte[] indexKeys,
       int[] indexKeyOffsets, long[] hotPrefix, HotKeyFilter filter, IoStats io) {
     this.id = id;
     this.path = path;
     this.fileBytes = fileBytes;
     this.recordCount = recordCount;
     this.recordBytes = recordBytes;
+    this.shadowedBytes = shadowedBytes;
     this.hotCount = hotCount;
     this.hotBytes = hotBytes;
     this.lastKey = lastKey;

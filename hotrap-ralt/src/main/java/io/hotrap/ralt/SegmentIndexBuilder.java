@@ -22,6 +22,7 @@ final class SegmentIndexBuilder {
   private long hotBytes;
   private long recordCount;
   private long recordBytes;
+  private long shadowedBytes;
   private byte[] lastKeyBuf;
   private int lastKeyOff;
   private int lastKeyLen;
@@ -59,6 +60,9 @@ final class SegmentIndexBuilder {
   void add(AccessRecord r, int encodedSize) {
     recordCount++;
     recordBytes += encodedSize;
+    if (r.shadowed) {
+      shadowedBytes += encodedSize;
+    }
     if (r.hot) {
       long size = r.hotSize();
       hotPrefix[blocks] += size;
@@ -94,7 +98,8 @@ final class SegmentIndexBuilder {
 
   Segment build(long id, Path path, long fileBytes, IoStats io) {
     byte[] last = savedLastKey != null ? savedLastKey : lastKey();
-    return new Segment(id, path, fileBytes, recordCount, recordBytes, hotCount, hotBytes, last,
+    return new Segment(id, path, fileBytes, recordCount, recordBytes, shadowedBytes, hotCount,
+        hotBytes, last,
         Arrays.copyOf(blockOffsets, blocks + 1),
         Arrays.copyOf(keys, keysUsed), Arrays.copyOf(keyOffsets, blocks + 1),
         Arrays.copyOf(hotPrefix, blocks + 1),

@@ -16,6 +16,7 @@ final class Version {
   final Run[] runs;
   final long fileBytes;
   final long recordBytes;
+  final long shadowedBytes;
   final long hotBytes;
   final long hotCount;
   final long recordCount;
@@ -25,12 +26,14 @@ final class Version {
     this.runs = runs.toArray(new Run[0]);
     long f = 0;
     long rb = 0;
+    long sb = 0;
     long h = 0;
     long hc = 0;
     long rc = 0;
     for (Run r : this.runs) {
       f += r.fileBytes;
       rb += r.recordBytes;
+      sb += r.shadowedBytes;
       h += r.hotBytes;
       hc += r.hotCount;
       rc += r.recordCount;
@@ -40,6 +43,7 @@ final class Version {
     }
     fileBytes = f;
     recordBytes = rb;
+    shadowedBytes = sb;
     hotBytes = h;
     hotCount = hc;
     recordCount = rc;
