@@ -265,6 +265,9 @@ public final class Ralt implements AutoCloseable {
     checkOpen();
     long h = KeyHash.hash(key);
     for (Run r : current.runs) {
+      if (r.hotCount == 0) {
+        continue;
+      }
       Segment s = r.find(key);
       if (s != null && s.mightBeHot(h)) {
         return true;
