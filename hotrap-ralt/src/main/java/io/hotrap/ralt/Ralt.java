@@ -37,7 +37,19 @@ import java.util.concurrent.LinkedBlockingQueue;
  * its hot keys and prefix sums of hot bytes per block, in memory. So {@link #isHot} and
  * {@link #hotSizeInRange} never read the disk, and a key's hotness changes when its records merge or an
  * eviction moves the threshold. A record already hot in an older run is not marked hot again in a newer
- * one until they merge, so hot bytes are not counted twice.
+ * one until they merge, so hot bytes are not counted twice; such a record is marked shadowed, and
+ * shadowed bytes do not count against the physical limit (they are copies of keys already tracked,
+ * at most a few buffers' worth, folded in by the next eviction) — otherwise every buffer of a skewed
+ * workload would trigger a full eviction.
+ *
+ * <h2>Auto-tuning (Algorithm 1)</h2>
+ * A key becomes stable when it is seen twice while tracked; each access adds Δc decay periods (R
+ * bytes accessed each) to its counter, up to c_max, and it stays stable while the counter lasts.
+ * After every eviction the hot-set limit becomes the stable records' hot bytes plus D_hs, within
+ * [L_hs, R_hs], and the physical limit twice the physical bytes of a hot set that size: the records
+ * beyond the stable ones are the window in which a new key must be seen twice, and a window much
+ * larger than the hot set makes chance repeats of uniform access look stable. Besides the limit
+ * triggers, an eviction runs once every R bytes accessed so that the limits follow the workload.
  *
  * <h2>Threads</h2>
  * All methods are thread-safe. {@link #record} appends under a short lock and returns; when the buffer

@@ -185,7 +185,11 @@ public final class RaltOptions {
   /** Hot-set limit before the first auto-tuning, bytes; default 0.5·FD. */
   public long initialHotSetLimit() { return initialHotSetLimit; }
 
-  /** Physical-size limit before the first auto-tuning, bytes; default 0.15·FD. */
+  /**
+   * Physical-size limit before the first auto-tuning (and always, without auto-tuning), bytes;
+   * default 0.15·FD. It bounds the tracker's files, merges included, to the limit plus one buffer;
+   * fresh copies of keys already hot in a deeper run (at most the level-0 runs) come on top.
+   */
   public long initialPhysicalLimit() { return initialPhysicalLimit; }
 
   /** Whether both limits follow Algorithm 1 (HotRAP §3.7); default true. */
