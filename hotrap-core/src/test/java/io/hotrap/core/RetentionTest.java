@@ -25,15 +25,18 @@ class RetentionTest {
 
   @Test
   void hotRecordsStayOnTheFastTierThroughMigrations() throws Exception {
-    double withRetention = hotShareOnFast(dir.resolve("retain"), true);
-    double withoutRetention = hotShareOnFast(dir.resolve("no-retain"), false);
-    assertTrue(withRetention >= 0.9, "hot records on the fast tier with retention: " + withRetention);
+    StringBuilder stats = new StringBuilder();
+    double withRetention = hotShareOnFast(dir.resolve("retain"), true, stats);
+    double withoutRetention = hotShareOnFast(dir.resolve("no-retain"), false, new StringBuilder());
+    assertTrue(withRetention >= 0.9,
+        "hot records on the fast tier with retention: " + withRetention + "; " + stats);
     assertTrue(withoutRetention < 0.5,
         "without retention the same load demotes most hot records: " + withoutRetention);
   }
 
   /** Loads 2.5× the budget while reading the hot keys; returns the share of hot keys left on fast. */
-  private static double hotShareOnFast(Path root, boolean retain) throws Exception {
+  private static double hotShareOnFast(Path root, boolean retain, StringBuilder stats)
+      throws Exception {
     HotRapOptions o = small(root).retainHotRecords(retain).build();
     try (HotRapDB db = HotRapDB.open(o)) {
       Random rnd = new Random(7);
@@ -52,6 +55,7 @@ class RetentionTest {
       db.flush();
       db.awaitBackgroundWork();
       HotRapStats s = db.stats();
+      stats.append(s);
       assertTrue(s.raltAvailable(), "retention needs RALT: " + db.tracker().unavailableReason());
       assertTrue(s.bytesDemoted() > RECORDS * (long) VALUE_BYTES / 2, s.toString());
       assertTrue(s.fastSstBytes() <= o.highWatermarkBytes(), s.toString());
