@@ -35,8 +35,8 @@ import org.rocksdb.WriteOptions;
  *
  * <p><b>Paths</b> (DESIGN.md §4). {@code put} writes the fast tier. {@code delete} writes
  * tombstones to both tiers in one atomic batch, so that no compaction of either tier can bring an
- * older value back (I3). {@code get} reads the fast tier, then (once it exists) the mutable
- * promotion cache, then the slow tier; a version reaches the slow tier only through the fast tier,
+ * older value back (I3). {@code get} reads the fast tier, then the mutable promotion cache, then
+ * the slow tier, and offers a slow hit to the cache ({@link Promoter}, rule P2 of DESIGN.md §6); a version reaches the slow tier only through the fast tier,
  * and leaves the fast tier in the same atomic batch that writes it to the slow one, so a fast hit
  * is always the newest version (I1, I2). Scans merge both tiers at one snapshot. Every returned
  * record is logged as an access in RALT.
@@ -73,6 +73,8 @@ public final class HotRapDB implements AutoCloseable {
   private final CommitGate gate;
   private final WriteThrottle throttle;
   private final TierMigrator migrator;
+  /** Null when {@link HotRapOptions#promotion()} is off. */
+  private final Promoter promoter;
   private final MigrationScheduler scheduler;
   private final TierEventListener listener;
   private final HotRapMetrics metrics;
@@ -93,9 +95,14 @@ public final class HotRapDB implements AutoCloseable {
     this.writeOptions = new WriteOptions().setSync(options.syncWrites());
     this.tracker = AccessTracker.open(options.raltOptions());
     this.gate = new CommitGate(new StripedWriteCounters(options.lockStripes()));
+    this.promoter = options.promotion() ? new Promoter(db, fastCf, options, gate, tracker, counters) : null;
+    if (promoter != null) {
+      gate.setPromotionInvalidator(promoter);
+    }
     WriteThrottle[] throttleRef = new WriteThrottle[1];
     this.migrator = new TierMigrator(db, fastCf, slowCf, options, gate, tracker, counters,
-        () -> throttleRef[0].sizesChanged(), PromotionByCompaction.NONE, () -> !openViews.isEmpty());
+        () -> throttleRef[0].sizesChanged(), promoter != null ? promoter : PromotionByCompaction.NONE,
+        () -> !openViews.isEmpty());
     this.scheduler = new MigrationScheduler(migrator, counters, options);
     this.throttle = new WriteThrottle(options.writeStallBytes(), options.maxWriteStall().toNanos(),
         counters, scheduler::requestCheck, migrator::blocked);
@@ -187,7 +194,7 @@ public final class HotRapDB implements AutoCloseable {
     checkKey(key);
     guard.enter();
     try {
-      return read(readOptions, key);
+      return read(readOptions, key, true);
     } finally {
       guard.exit();
     }
@@ -200,25 +207,37 @@ public final class HotRapDB implements AutoCloseable {
     checkOwner(snapshot);
     guard.enter();
     try {
-      return read(snapshot.readOptions(), key);
+      return read(snapshot.readOptions(), key, false);
     } finally {
       guard.exit();
     }
   }
 
-  private byte[] read(ReadOptions ro, byte[] key) {
+  /**
+   * Fast tier, then the mutable promotion cache, then the slow tier (DESIGN.md §4). Reads at a
+   * snapshot ({@code latest} false) skip the cache, which holds only newest versions, and do not
+   * offer what they read to it.
+   */
+  private byte[] read(ReadOptions ro, byte[] key, boolean latest) {
     try {
+      Promoter p = latest ? promoter : null;
+      long counter = p != null ? p.beforeFastLookup(key) : 0;
       byte[] value = db.get(fastCf, ro, key);
+      if (value == null && p != null) {
+        value = p.lookup(key);
+      }
       if (value != null) {
         counters.getsServedFast.increment();
         tracker.record(key, value.length);
         return value;
       }
-      // Seam: the mutable promotion cache is read here, between the tiers (DESIGN.md §4).
       value = db.get(slowCf, ro, key);
       counters.getsServedSlow.increment();
       if (value != null) {
         tracker.record(key, value.length);
+        if (p != null) {
+          p.offer(key, value, counter);
+        }
       }
       return value;
     } catch (RocksDBException e) {
@@ -391,6 +410,9 @@ public final class HotRapDB implements AutoCloseable {
     try {
       tracker.awaitQuiescence();
       for (int round = 0; round < MAX_AWAIT_ROUNDS; round++) {
+        if (promoter != null) {
+          promoter.awaitIdle();
+        }
         awaitRocksIdle();
         long ticket = scheduler.requestCheck();
         scheduler.awaitCheck(ticket);
@@ -457,6 +479,9 @@ public final class HotRapDB implements AutoCloseable {
     guard.drain();
     listener.detach();
     scheduler.close();
+    if (promoter != null) {
+      promoter.close();
+    }
     migrator.close();
     metrics.unbindAll();
     for (AutoCloseable view : openViews.toArray(new AutoCloseable[0])) {
@@ -506,6 +531,8 @@ public final class HotRapDB implements AutoCloseable {
   CommitGate gate() { return gate; }
 
   TierMigrator migrator() { return migrator; }
+
+  Promoter promoter() { return promoter; }
 
   MigrationScheduler scheduler() { return scheduler; }
 

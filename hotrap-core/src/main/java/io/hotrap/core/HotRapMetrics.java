@@ -21,6 +21,9 @@ import java.util.function.ToLongFunction;
  * <ul>
  *   <li>{@code hotrap.gets} (counter, tag {@code tier=fast|slow}): gets by the tier that served them.
  *   <li>{@code hotrap.migration.bytes} (counter, bytes, tag {@code kind=demoted|retained|promoted.flush|promoted.compaction}).
+ *   <li>{@code hotrap.promotion.bytes} (counter, bytes, tag {@code kind=flush|compaction}),
+ *       {@code hotrap.promotion.cache.hits}, {@code hotrap.promotion.inserts.aborted} (counters),
+ *       {@code hotrap.promotion.skipped} (counter, tag {@code reason=updated|in.fast}).
  *   <li>{@code hotrap.migration.records} (counter, tag {@code kind=demoted|retained}).
  *   <li>{@code hotrap.migration.duration} (function timer): migration steps and their time.
  *   <li>{@code hotrap.tier.sst.bytes} (gauge, bytes, tag {@code tier=fast|slow}); {@code hotrap.tier.fast.budget.bytes}.
@@ -60,9 +63,24 @@ public final class HotRapMetrics implements MeterBinder {
     counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "retained",
         c -> c.bytesRetained.sum());
     counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "promoted.flush",
-        c -> 0L);
+        c -> c.bytesPromotedByFlush.sum());
     counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "promoted.compaction",
-        c -> 0L);
+        c -> c.bytesPromotedByCompaction.sum());
+    String promotedHelp = "Bytes written into the fast tier by promotion";
+    counter(registry, "hotrap.promotion.bytes", promotedHelp, BaseUnits.BYTES, "kind", "flush",
+        c -> c.bytesPromotedByFlush.sum());
+    counter(registry, "hotrap.promotion.bytes", promotedHelp, BaseUnits.BYTES, "kind", "compaction",
+        c -> c.bytesPromotedByCompaction.sum());
+    counter(registry, "hotrap.promotion.cache.hits", "Gets served by the promotion cache", null, null, null,
+        c -> c.promotionCacheHits.sum());
+    counter(registry, "hotrap.promotion.inserts.aborted",
+        "Slow-tier hits not cached because a write raced the read", null, null, null,
+        c -> c.promotionInsertsAborted.sum());
+    String skippedHelp = "Records not promoted, by reason";
+    counter(registry, "hotrap.promotion.skipped", skippedHelp, null, "reason", "updated",
+        c -> c.promotionsSkippedUpdated.sum());
+    counter(registry, "hotrap.promotion.skipped", skippedHelp, null, "reason", "in.fast",
+        c -> c.promotionsSkippedInFast.sum());
     counter(registry, "hotrap.migration.records", "Records moved or kept by tier migration", null,
         "kind", "demoted", c -> c.recordsDemoted.sum());
     counter(registry, "hotrap.migration.records", "Records moved or kept by tier migration", null,

@@ -46,6 +46,8 @@ public final class HotRapOptions {
   public static final int DEFAULT_LOCK_STRIPES = 1024;
   /** Default bytes of records a migration commits per atomic batch. */
   public static final long DEFAULT_MIGRATION_BATCH_BYTES = 256 * 1024;
+  /** Default largest record (key + value bytes) kept in the promotion cache: 16 KiB, as HotRAP's code. */
+  public static final int DEFAULT_MAX_PROMOTED_RECORD_BYTES = 16 * 1024;
 
   /** Paper: 64 MiB files for a 10 GB fast disk, i.e. 1/160 of it. */
   static final long FILE_SIZE_DIVISOR = 160;
@@ -84,6 +86,12 @@ public final class HotRapOptions {
   private final Duration maxWriteStall;
   private final long migrationBatchBytes;
   private final boolean retainHotRecords;
+  private final boolean promotion;
+  private final boolean hotnessCheck;
+  private final boolean promoteByCompaction;
+  private final long promotionCacheBytes;
+  private final int maxPromotedRecordBytes;
+  private final PromotionHooks promotionHooks;
   private final RaltOptions raltOptions;
   private final int maxKeyBytes;
   private final int maxValueBytes;
@@ -93,7 +101,7 @@ public final class HotRapOptions {
   private final MigrationHooks migrationHooks;
 
   private HotRapOptions(Builder b, RaltOptions ralt, long blockCache, long writeBuffer,
-      long fastFile, long slowFile) {
+      long fastFile, long slowFile, long promotionCache) {
     fastPath = b.fastPath;
     slowPath = b.slowPath;
     fastBudgetBytes = b.fastBudgetBytes;
@@ -115,6 +123,12 @@ public final class HotRapOptions {
     maxWriteStall = b.maxWriteStall;
     migrationBatchBytes = b.migrationBatchBytes;
     retainHotRecords = b.retainHotRecords;
+    promotion = b.promotion;
+    hotnessCheck = b.hotnessCheck;
+    promoteByCompaction = b.promoteByCompaction;
+    promotionCacheBytes = promotionCache;
+    maxPromotedRecordBytes = b.maxPromotedRecordBytes;
+    promotionHooks = b.promotionHooks;
     raltOptions = ralt;
     maxKeyBytes = b.maxKeyBytes;
     maxValueBytes = b.maxValueBytes;
@@ -207,6 +221,36 @@ public final class HotRapOptions {
   /** Whether migration leaves the records RALT calls hot on the fast tier (HotRAP §3.5); default true. */
   public boolean retainHotRecords() { return retainHotRecords; }
 
+  /** The paper's name for {@link #retainHotRecords()} (ablation "no retention"); default true. */
+  public boolean retention() { return retainHotRecords; }
+
+  /**
+   * Whether records read from the slow tier go through the promotion cache back to the fast tier
+   * (HotRAP §3.3); default true. Off, a record demoted to the slow tier stays there.
+   */
+  public boolean promotion() { return promotion; }
+
+  /**
+   * Whether promotion asks RALT which cached records are hot (HotRAP §3.3); default true. Off, every
+   * record read from the slow tier is promoted (the paper's ablation).
+   */
+  public boolean hotnessCheck() { return hotnessCheck; }
+
+  /** Whether migrations promote the hot cached records of their range (DESIGN.md §7 step 3); default true. */
+  public boolean promoteByCompaction() { return promoteByCompaction; }
+
+  /**
+   * Charged bytes at which the mutable promotion cache is frozen and promoted by flush (DESIGN.md
+   * §9); default the fast tier's target file size (the paper's 64 MiB at a 10 GB fast disk, scaled
+   * with the budget).
+   */
+  public long promotionCacheBytes() { return promotionCacheBytes; }
+
+  /** Largest key + value bytes that the promotion cache keeps; default 16 KiB. */
+  public int maxPromotedRecordBytes() { return maxPromotedRecordBytes; }
+
+  PromotionHooks promotionHooks() { return promotionHooks; }
+
   /** Settings of the access tracker, directory {@code <fastPath>/ralt}, fast disk = the budget. */
   public RaltOptions raltOptions() { return raltOptions; }
 
@@ -240,6 +284,9 @@ public final class HotRapOptions {
         + ", highWatermark=" + highWatermark + ", lowWatermark=" + lowWatermark
         + ", migrationCheckInterval=" + migrationCheckInterval + ", maxWriteStall=" + maxWriteStall
         + ", migrationBatchBytes=" + migrationBatchBytes + ", retainHotRecords=" + retainHotRecords
+        + ", promotion=" + promotion + ", hotnessCheck=" + hotnessCheck
+        + ", promoteByCompaction=" + promoteByCompaction + ", promotionCacheBytes=" + promotionCacheBytes
+        + ", maxPromotedRecordBytes=" + maxPromotedRecordBytes
         + ", maxKeyBytes=" + maxKeyBytes + ", maxValueBytes=" + maxValueBytes
         + ", syncWrites=" + syncWrites + ", lockStripes=" + lockStripes + '}';
   }
@@ -267,6 +314,12 @@ public final class HotRapOptions {
     private Duration maxWriteStall = DEFAULT_MAX_WRITE_STALL;
     private long migrationBatchBytes = DEFAULT_MIGRATION_BATCH_BYTES;
     private boolean retainHotRecords = true;
+    private boolean promotion = true;
+    private boolean hotnessCheck = true;
+    private boolean promoteByCompaction = true;
+    private long promotionCacheBytes = -1;
+    private int maxPromotedRecordBytes = DEFAULT_MAX_PROMOTED_RECORD_BYTES;
+    private PromotionHooks promotionHooks = PromotionHooks.NONE;
     private Consumer<RaltOptions.Builder> raltCustomizer = b -> { };
     private int maxKeyBytes = DEFAULT_MAX_KEY_BYTES;
     private int maxValueBytes = DEFAULT_MAX_VALUE_BYTES;
@@ -401,6 +454,49 @@ public final class HotRapOptions {
       return this;
     }
 
+    /** Same as {@link #retainHotRecords(boolean)}, under the paper's name; default true. */
+    public Builder retention(boolean enabled) {
+      return retainHotRecords(enabled);
+    }
+
+    /** Promotion of records read from the slow tier (HotRAP §3.3); default true. */
+    public Builder promotion(boolean enabled) {
+      this.promotion = enabled;
+      return this;
+    }
+
+    /** Whether promotion promotes only what RALT calls hot; default true; false promotes every slow read. */
+    public Builder hotnessCheck(boolean enabled) {
+      this.hotnessCheck = enabled;
+      return this;
+    }
+
+    /** Promotion by compaction (DESIGN.md §7 step 3); default true. */
+    public Builder promoteByCompaction(boolean enabled) {
+      this.promoteByCompaction = enabled;
+      return this;
+    }
+
+    /** Target size of the mutable promotion cache, bytes; default the fast tier's target file size. */
+    public Builder promotionCacheBytes(long bytes) {
+      this.promotionCacheBytes = positive("promotionCacheBytes", bytes);
+      return this;
+    }
+
+    /** Largest key + value bytes that the promotion cache keeps; default 16 KiB; 0 caches nothing. */
+    public Builder maxPromotedRecordBytes(int bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("maxPromotedRecordBytes must not be negative but was " + bytes);
+      }
+      this.maxPromotedRecordBytes = bytes;
+      return this;
+    }
+
+    Builder promotionHooks(PromotionHooks hooks) {
+      this.promotionHooks = Objects.requireNonNull(hooks, "promotionHooks");
+      return this;
+    }
+
     /**
      * Adjusts the access tracker's settings. The directory ({@code <fastPath>/ralt}) and the fast
      * disk size (the budget) are set before the customizer runs; the customizer may override them.
@@ -493,7 +589,8 @@ public final class HotRapOptions {
           .fastDiskBytes(fastBudgetBytes);
       raltCustomizer.accept(rb);
       RaltOptions ralt = rb.build();
-      return new HotRapOptions(this, ralt, blockCache, writeBuffer, fastFile, slowFile);
+      long promotionCache = promotionCacheBytes > 0 ? promotionCacheBytes : fastFile;
+      return new HotRapOptions(this, ralt, blockCache, writeBuffer, fastFile, slowFile, promotionCache);
     }
 
     private static long clamp(long v, long lo, long hi) {

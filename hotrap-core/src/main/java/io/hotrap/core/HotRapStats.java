@@ -19,6 +19,12 @@ public final class HotRapStats {
   private final long bytesRetained;
   private final long demotionsDroppedAsUpdated;
   private final long migrations;
+  private final long bytesPromotedByFlush;
+  private final long bytesPromotedByCompaction;
+  private final long promotionCacheHits;
+  private final long promotionInsertsAborted;
+  private final long promotionsSkippedUpdated;
+  private final long promotionsSkippedInFast;
   private final long migrationNanos;
   private final long migrationFailures;
   private final long retentionOverrides;
@@ -45,6 +51,12 @@ public final class HotRapStats {
     bytesRetained = c.bytesRetained.sum();
     demotionsDroppedAsUpdated = c.demotionsDroppedAsUpdated.sum();
     migrations = c.migrations.sum();
+    bytesPromotedByFlush = c.bytesPromotedByFlush.sum();
+    bytesPromotedByCompaction = c.bytesPromotedByCompaction.sum();
+    promotionCacheHits = c.promotionCacheHits.sum();
+    promotionInsertsAborted = c.promotionInsertsAborted.sum();
+    promotionsSkippedUpdated = c.promotionsSkippedUpdated.sum();
+    promotionsSkippedInFast = c.promotionsSkippedInFast.sum();
     migrationNanos = c.migrationNanos.sum();
     migrationFailures = c.migrationFailures.sum();
     retentionOverrides = c.retentionOverrides.sum();
@@ -95,11 +107,23 @@ public final class HotRapStats {
   /** Demotions dropped at commit because a user wrote the key during the migration (DESIGN.md §6). */
   public long demotionsDroppedAsUpdated() { return demotionsDroppedAsUpdated; }
 
-  /** Bytes promoted by flush; 0 until promotion exists. */
-  public long bytesPromotedByFlush() { return 0; }
+  /** Key plus value bytes written into the fast tier by promotion by flush (DESIGN.md §9). */
+  public long bytesPromotedByFlush() { return bytesPromotedByFlush; }
 
-  /** Bytes promoted by compaction; 0 until promotion exists. */
-  public long bytesPromotedByCompaction() { return 0; }
+  /** Key plus value bytes written into the fast tier by promotion by compaction (DESIGN.md §7 step 3). */
+  public long bytesPromotedByCompaction() { return bytesPromotedByCompaction; }
+
+  /** Gets served by the mutable promotion cache (also counted in {@link #getsServedFast()}). */
+  public long promotionCacheHits() { return promotionCacheHits; }
+
+  /** Slow-tier hits not cached because a write of the key's stripe raced the read (rule P2). */
+  public long promotionInsertsAborted() { return promotionInsertsAborted; }
+
+  /** Records not promoted because a user wrote the key while they were being promoted. */
+  public long promotionsSkippedUpdated() { return promotionsSkippedUpdated; }
+
+  /** Records not promoted because the fast tier held the key at commit time. */
+  public long promotionsSkippedInFast() { return promotionsSkippedInFast; }
 
   /** Migration steps (one fast-tier file each). */
   public long migrations() { return migrations; }
@@ -136,6 +160,11 @@ public final class HotRapStats {
         + ", bytesDemoted=" + bytesDemoted + ", recordsRetained=" + recordsRetained
         + ", bytesRetained=" + bytesRetained + ", demotionsDroppedAsUpdated=" + demotionsDroppedAsUpdated
         + ", fastBytesWritten=" + fastBytesWritten + ", slowBytesWritten=" + slowBytesWritten
+        + ", bytesPromotedByFlush=" + bytesPromotedByFlush
+        + ", bytesPromotedByCompaction=" + bytesPromotedByCompaction
+        + ", promotionCacheHits=" + promotionCacheHits + ", promotionInsertsAborted=" + promotionInsertsAborted
+        + ", promotionsSkippedUpdated=" + promotionsSkippedUpdated
+        + ", promotionsSkippedInFast=" + promotionsSkippedInFast
         + ", migrations=" + migrations + ", migrationMillis=" + migrationNanos / 1_000_000
         + ", migrationFailures=" + migrationFailures + ", retentionOverrides=" + retentionOverrides
         + ", writeStalls=" + writeStalls + ", writeStallMillis=" + writeStallNanos / 1_000_000

@@ -5,7 +5,8 @@ package io.hotrap.core;
  * being migrated, hot entries of the mutable promotion cache in that range that the fast tier does
  * not hold and that were not updated are written into the fast tier. Runs on the migrator thread
  * after the range's demotions committed, with the migration's {@link UpdatedKeys} still registered;
- * writes must go through {@link CommitGate#commit}. Until the promotion cache exists it does nothing.
+ * writes must go through {@link CommitGate#commit}. {@link Promoter} implements it; {@link #NONE} when
+ * promotion is off.
  */
 interface PromotionByCompaction {
 

@@ -22,6 +22,12 @@ final class StoreCounters {
   final LongAdder writeStallNanos = new LongAdder();
   final LongAdder writeStallTimeouts = new LongAdder();
   final LongAdder migrationFailures = new LongAdder();
+  final LongAdder bytesPromotedByFlush = new LongAdder();
+  final LongAdder bytesPromotedByCompaction = new LongAdder();
+  final LongAdder promotionCacheHits = new LongAdder();
+  final LongAdder promotionInsertsAborted = new LongAdder();
+  final LongAdder promotionsSkippedUpdated = new LongAdder();
+  final LongAdder promotionsSkippedInFast = new LongAdder();
   volatile long fastSstBytes;
   volatile long slowSstBytes;
   volatile long maxFastSstBytes;

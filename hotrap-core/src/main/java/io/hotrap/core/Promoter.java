@@ -1,0 +1,283 @@
+package io.hotrap.core;
+
+import io.hotrap.cache.ImmutablePromotionCache;
+import io.hotrap.cache.PromotionCache;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * Promotion of slow-tier records to the fast tier (HotRAP §3.3, §3.4; DESIGN.md §4, §6, §7 step 3,
+ * §9): owns the {@link PromotionCache}, offers it slow-tier hits under rule P2, promotes by flush on
+ * a background thread of its own and by compaction on the migrator's thread.
+ *
+ * <p><b>Rule P2 (the reader).</b> {@link #beforeFastLookup} reads the key's stripe write counter
+ * before the fast lookup; {@link #offer} inserts the slow hit under the key's stripe lock only if the
+ * counter did not move. The race it prevents: a user write lands between the reader's fast miss and
+ * its insert, and the insert would cache the older slow version after the write's invalidation ran.
+ * Writers bump the counter and call {@link #invalidate} under the same stripe lock
+ * ({@link CommitGate#markWritten}), so a write either aborts the insert or removes what it inserted.
+ *
+ * <p><b>Promotion by flush: which updated set.</b> The commit of a checked immutable cache consults
+ * the cache's own updated marks ({@link ImmutablePromotionCache#isUpdated}), not a
+ * {@link CommitGate} {@link UpdatedKeys}: the immutable table is registered for marks inside
+ * {@link PromotionCache#freeze()} before the mutable reference is swapped, and writers mark it
+ * through {@link #invalidate} inside their shared hold of the gate. The decisive read of the marks is
+ * made while the gate is held exclusive, so a concurrent write is either marked by then (the record
+ * is dropped) or lands after the commit (and is newer). Promotion by compaction, which reads the
+ * mutable table, uses the migration's {@link UpdatedKeys} instead, registered before the migration
+ * took its snapshot and so before it read the cache.
+ *
+ * <p>In both paths a record is also dropped when the fast tier holds its key at commit time (a
+ * promoted copy would be the same version at best). Promotion writes only to the fast tier; the
+ * copy left in the slow tier is harmless (I1).
+ *
+ * <p>Thread-safe. Freezes may come from any reader; checks run one at a time on the promoter
+ * thread.
+ */
+final class Promoter implements CommitGate.PromotionInvalidator, PromotionByCompaction, AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(Promoter.class.getName());
+
+  private final RocksDB db;
+  private final ColumnFamilyHandle fast;
+  private final HotRapOptions options;
+  private final CommitGate gate;
+  private final StripedWriteCounters stripes;
+  private final AccessTracker tracker;
+  private final StoreCounters counters;
+  private final PromotionHooks hooks;
+  private final PromotionCache cache;
+  private final WriteOptions writeOptions = new WriteOptions();
+  private final ExecutorService checker;
+  private final Object idle = new Object();
+  private int pendingChecks;
+  private volatile boolean stopping;
+
+  Promoter(RocksDB db, ColumnFamilyHandle fast, HotRapOptions options, CommitGate gate,
+      AccessTracker tracker, StoreCounters counters) {
+    this.db = db;
+    this.fast = fast;
+    this.options = options;
+    this.gate = gate;
+    this.stripes = gate.counters();
+    this.tracker = tracker;
+    this.counters = counters;
+    this.hooks = options.promotionHooks();
+    this.cache = PromotionCache.builder()
+        .targetBytes(options.promotionCacheBytes())
+        .maxRecordBytes(options.maxPromotedRecordBytes())
+        .build();
+    this.checker = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "hotrap-promoter-" + options.fastPath().getFileName());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  PromotionCache cache() {
+    return cache;
+  }
+
+  /** Rule P2, first half: the key's stripe write counter, read before the fast lookup. */
+  long beforeFastLookup(byte[] key) {
+    return stripes.counter(stripes.stripeOf(key));
+  }
+
+  /** The mutable cache's copy of {@code key}, or null; counted as a hit. */
+  byte[] lookup(byte[] key) {
+    byte[] v = cache.get(key);
+    if (v == null) {
+      return null;
+    }
+    counters.promotionCacheHits.increment();
+    return v.clone();
+  }
+
+  /**
+   * Rule P2, second half: caches a slow-tier hit if no write of its stripe happened since
+   * {@code counterBeforeFast} was read; freezes the cache when full.
+   */
+  void offer(byte[] key, byte[] value, long counterBeforeFast) {
+    hooks.afterSlowRead(key);
+    if ((long) key.length + value.length > cache.maxRecordBytes()) {
+      return;
+    }
+    int stripe = stripes.stripeOf(key);
+    synchronized (stripes.lock(stripe)) {
+      if (stripes.counter(stripe) != counterBeforeFast) {
+        counters.promotionInsertsAborted.increment();
+        return;
+      }
+      cache.insert(key.clone(), value.clone());
+    }
+    if (cache.isFull()) {
+      freezeIfFull();
+    }
+  }
+
+  /** Called by writers under the key's stripe lock ({@link CommitGate#markWritten}). */
+  @Override
+  public void invalidate(byte[] key) {
+    cache.invalidate(key);
+  }
+
+  private void freezeIfFull() {
+    if (stopping) {
+      return;
+    }
+    ImmutablePromotionCache imm = cache.freezeIfFull();
+    if (imm == null) {
+      return;
+    }
+    synchronized (idle) {
+      pendingChecks++;
+    }
+    try {
+      checker.execute(() -> {
+        try {
+          check(imm);
+        } catch (Exception | AssertionError e) {
+          LOG.log(Level.WARNING, "promotion by flush failed; the cached records are dropped", e);
+        } finally {
+          cache.release(imm);
+          synchronized (idle) {
+            pendingChecks--;
+            idle.notifyAll();
+          }
+        }
+      });
+    } catch (RuntimeException e) {
+      cache.release(imm);
+      synchronized (idle) {
+        pendingChecks--;
+        idle.notifyAll();
+      }
+    }
+  }
+
+  /** Waits until every frozen cache handed to the checker so far has been checked. */
+  void awaitIdle() {
+    synchronized (idle) {
+      while (pendingChecks > 0) {
+        try {
+          idle.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /** Promotion by flush of one immutable cache (DESIGN.md §9). */
+  private void check(ImmutablePromotionCache imm) throws Exception {
+    List<PromotionCache.Entry> hot = new ArrayList<>();
+    long hotBytes = 0;
+    for (PromotionCache.Entry e : imm) {
+      if (options.hotnessCheck() && !tracker.isHot(e.key())) {
+        continue;
+      }
+      hot.add(e);
+      hotBytes += e.bytes();
+    }
+    if (hot.isEmpty() || stopping) {
+      return;
+    }
+    if (hotBytes < cache.targetBytes() / 2) {
+      // Too few to make a file of; they wait in the mutable cache for more company.
+      cache.putBack(imm, hot);
+      return;
+    }
+    hooks.beforeFlushCommit(imm);
+    long promoted = commit(hot, imm::isUpdated);
+    counters.bytesPromotedByFlush.add(promoted);
+  }
+
+  /** Promotion by compaction of a migrated range (DESIGN.md §7 step 3). */
+  @Override
+  public long promote(byte[] smallestKey, byte[] largestKey, UpdatedKeys updated) throws Exception {
+    if (!options.promoteByCompaction() || stopping) {
+      return 0;
+    }
+    List<PromotionCache.Entry> taken = cache.range(smallestKey, largestKey);
+    if (taken.isEmpty()) {
+      return 0;
+    }
+    List<PromotionCache.Entry> hot = new ArrayList<>();
+    for (PromotionCache.Entry e : taken) {
+      if (!options.hotnessCheck() || tracker.isHot(e.key())) {
+        hot.add(e);
+      }
+    }
+    long promoted = 0;
+    if (!hot.isEmpty()) {
+      hooks.beforeCompactionCommit(taken);
+      promoted = commit(hot, updated::contains);
+      counters.bytesPromotedByCompaction.add(promoted);
+    }
+    cache.removeIfUnchanged(taken);
+    return promoted;
+  }
+
+  private interface Marks {
+    boolean isUpdated(byte[] key);
+  }
+
+  /**
+   * Writes {@code records} into the fast tier in one batch under the gate held exclusive, without
+   * those marked updated or that the fast tier holds. Returns the key + value bytes written.
+   */
+  private long commit(List<PromotionCache.Entry> records, Marks updated) throws Exception {
+    long[] bytes = new long[1];
+    gate.commit(() -> {
+      try (WriteBatch batch = new WriteBatch()) {
+        long skippedUpdated = 0;
+        long skippedInFast = 0;
+        for (PromotionCache.Entry e : records) {
+          if (updated.isUpdated(e.key())) {
+            skippedUpdated++;
+          } else if (inFast(e.key())) {
+            skippedInFast++;
+          } else {
+            batch.put(fast, e.key(), e.value());
+            bytes[0] += e.key().length + e.value().length;
+          }
+        }
+        if (batch.count() > 0) {
+          db.write(writeOptions, batch);
+        }
+        counters.promotionsSkippedUpdated.add(skippedUpdated);
+        counters.promotionsSkippedInFast.add(skippedInFast);
+      }
+    });
+    return bytes[0];
+  }
+
+  private boolean inFast(byte[] key) throws RocksDBException {
+    return db.get(fast, key) != null;
+  }
+
+  /** Stops accepting work, drops queued checks' promotions and waits for the checker thread. */
+  @Override
+  public void close() {
+    stopping = true;
+    checker.shutdown();
+    try {
+      if (!checker.awaitTermination(60, TimeUnit.SECONDS)) {
+        LOG.warning("promotion checker did not stop within 60 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    writeOptions.close();
+  }
+}
