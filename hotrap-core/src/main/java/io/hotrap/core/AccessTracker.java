@@ -83,6 +83,19 @@ final class AccessTracker implements AutoCloseable {
     }
   }
 
+  /** Hot and stable (seen repeatedly), the test promotion applies; false when RALT is unavailable. */
+  boolean isStableHot(byte[] key) {
+    if (!available) {
+      return false;
+    }
+    try {
+      return ralt.isStableHot(key);
+    } catch (RuntimeException e) {
+      fail("isStableHot", e);
+      return false;
+    }
+  }
+
   long hotSizeInRange(byte[] lowInclusive, byte[] highInclusive) {
     if (!available) {
       return 0;

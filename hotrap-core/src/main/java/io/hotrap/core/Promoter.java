@@ -37,6 +37,11 @@ import org.rocksdb.WriteOptions;
  * mutable table, uses the migration's {@link UpdatedKeys} instead, registered before the migration
  * took its snapshot and so before it read the cache.
  *
+ * <p><b>Which records are hot.</b> Both paths promote the records RALT calls stable-hot
+ * ({@code Ralt.isStableHot}): RALT's hot set also holds some room of records seen only once, mostly
+ * the latest; promoting those would copy recently read cold records to the fast disk under uniform
+ * access.
+ *
  * <p>In both paths a record is also dropped when the fast tier holds its key at commit time (a
  * promoted copy would be the same version at best). Promotion writes only to the fast tier; the
  * copy left in the slow tier is harmless (I1).
@@ -183,7 +188,7 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     List<PromotionCache.Entry> hot = new ArrayList<>();
     long hotBytes = 0;
     for (PromotionCache.Entry e : imm) {
-      if (options.hotnessCheck() && !tracker.isHot(e.key())) {
+      if (options.hotnessCheck() && !tracker.isStableHot(e.key())) {
         continue;
       }
       hot.add(e);
@@ -214,7 +219,7 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     }
     List<PromotionCache.Entry> hot = new ArrayList<>();
     for (PromotionCache.Entry e : taken) {
-      if (!options.hotnessCheck() || tracker.isHot(e.key())) {
+      if (!options.hotnessCheck() || tracker.isStableHot(e.key())) {
         hot.add(e);
       }
     }

@@ -20,7 +20,8 @@ import java.nio.ByteOrder;
  * 26+K        1     flags: bit 0 = accessed at least twice while tracked (Algorithm 1's tag t),
  *                   bit 1 = hot when written (counted in the file's hot bytes and Bloom filter),
  *                   bit 2 = shadowed: the key was hot in a deeper run when this record was written,
- *                   so this record is a fresh copy awaiting a merge, not a new key
+ *                   so this record is a fresh copy awaiting a merge, not a new key,
+ *                   bit 3 = stable hot: hot, and stable (Algorithm 1) when marked hot
  * </pre>
  *
  * <p>The counter c of Algorithm 1 is kept as {@code stableUntil}: c decreases by one every R bytes
@@ -34,6 +35,7 @@ final class AccessRecord {
   static final int FLAG_TAG = 1;
   static final int FLAG_HOT = 2;
   static final int FLAG_SHADOWED = 4;
+  static final int FLAG_STABLE_HOT = 8;
 
   private static final VarHandle INT =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -53,6 +55,7 @@ final class AccessRecord {
   boolean tagged;
   boolean hot;
   boolean shadowed;
+  boolean stableHot;
 
   /** Bytes of a record with a key of {@code keyLength} bytes. */
   static int encodedSize(int keyLength) {
@@ -82,6 +85,7 @@ final class AccessRecord {
     tagged = (flags & FLAG_TAG) != 0;
     hot = (flags & FLAG_HOT) != 0;
     shadowed = (flags & FLAG_SHADOWED) != 0;
+    stableHot = (flags & FLAG_STABLE_HOT) != 0;
     return OVERHEAD + k;
   }
 
@@ -96,7 +100,7 @@ final class AccessRecord {
     FLOAT.set(buf, p + 12, score);
     LONG.set(buf, p + 16, stableUntil);
     buf[p + 24] = (byte) ((tagged ? FLAG_TAG : 0) | (hot ? FLAG_HOT : 0)
-        | (shadowed ? FLAG_SHADOWED : 0));
+        | (shadowed ? FLAG_SHADOWED : 0) | (stableHot ? FLAG_STABLE_HOT : 0));
     return OVERHEAD + keyLen;
   }
 
@@ -111,6 +115,7 @@ final class AccessRecord {
     tagged = o.tagged;
     hot = o.hot;
     shadowed = o.shadowed;
+    stableHot = o.stableHot;
   }
 
   /** Whether Algorithm 1 counts this record as stable at access clock {@code now}. */

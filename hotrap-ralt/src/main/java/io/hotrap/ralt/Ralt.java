@@ -289,6 +289,32 @@ public final class Ralt implements AutoCloseable {
   }
 
   /**
+   * Whether {@code key} is in the hot set and was stable — seen repeatedly, Algorithm 1 — when it
+   * was marked hot; from in-memory Bloom filters only. The hot set also holds up to D_hs of
+   * unstable records, mostly the most recently accessed ones; a caller that acts on hotness at
+   * some cost (promotion copies a record to the fast disk) should ask this rather than
+   * {@link #isHot}, or uniform access would look hot for as long as it is recent.
+   *
+   * @throws NullPointerException if {@code key} is null
+   * @throws IllegalStateException if the tracker is closed
+   */
+  public boolean isStableHot(byte[] key) {
+    Objects.requireNonNull(key, "key");
+    checkOpen();
+    long h = KeyHash.hash(key);
+    for (Run r : current.runs) {
+      if (r.hotCount == 0) {
+        continue;
+      }
+      Segment s = r.find(key);
+      if (s != null && s.mightBeStableHot(h)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Hot bytes (key + value length) of the hot keys in [lowInclusive, highInclusive], from in-memory
    * prefix sums only. Never below the exact figure; above it by at most the two boundary blocks of
    * each run.
@@ -598,7 +624,9 @@ public final class Ralt implements AutoCloseable {
   /** Marks {@code r} hot if it ranks above the threshold and no older run already has it hot. */
   private void annotate(AccessRecord r, long now, Run[] olderRuns, HotThreshold t) {
     r.shadowed = hotInAny(olderRuns, r);
-    r.hot = !r.shadowed && t.admits(r.isStable(now), clock.normalizedRank(r));
+    boolean stable = r.isStable(now);
+    r.hot = !r.shadowed && t.admits(stable, clock.normalizedRank(r));
+    r.stableHot = r.hot && stable;
   }
 
   private static boolean hotInAny(Run[] runs, AccessRecord r) {
@@ -831,6 +859,7 @@ public final class Ralt implements AutoCloseable {
         }
         acc.shadowed = hotInAny(olderRuns, acc);
         acc.hot = !acc.shadowed && hot.admits(stable, rank);
+        acc.stableHot = acc.hot && stable;
         if (eviction != null) {
           EvictionTotals t = eviction.totals();
           if (stable) {

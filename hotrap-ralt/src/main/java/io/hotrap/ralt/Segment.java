@@ -20,7 +20,8 @@ import java.util.zip.CRC32C;
  * <h2>In memory</h2>
  * Per block: its offset, its first key and the prefix sum of the hot bytes (key + value length of
  * records flagged hot) before it — enough for {@link #hotBytesInRange} without reading the file.
- * A Bloom filter holds the hot keys only. Nothing else of the file is kept in memory.
+ * Two Bloom filters hold the hot keys only: those that were stable when marked hot and the others
+ * (the official HotRAP code keeps the same pair). Nothing else of the file is kept in memory.
  *
  * <h2>Recovery</h2>
  * {@link #recover} reads the whole file and checks every block's checksum and the footer; it keeps the
@@ -58,7 +59,8 @@ final class Segment {
   private final byte[] indexKeys;
   private final int[] indexKeyOffsets;
   private final long[] hotPrefix;
-  private final HotKeyFilter filter;
+  private final HotKeyFilter stableFilter;
+  private final HotKeyFilter unstableFilter;
   private final IoStats io;
   private final AtomicInteger refs = new AtomicInteger(1);
   private volatile FileChannel channel;
@@ -66,7 +68,8 @@ final class Segment {
 
   Segment(long id, Path path, long fileBytes, long recordCount, long recordBytes,
       long shadowedBytes, long hotCount, long hotBytes, byte[] lastKey, int[] blockOffsets, byte[] indexKeys,
-      int[] indexKeyOffsets, long[] hotPrefix, HotKeyFilter filter, IoStats io) {
+      int[] indexKeyOffsets, long[] hotPrefix, HotKeyFilter stableFilter,
+      HotKeyFilter unstableFilter, IoStats io) {
     this.id = id;
     this.path = path;
     this.fileBytes = fileBytes;
@@ -80,7 +83,8 @@ final class Segment {
     this.indexKeys = indexKeys;
     this.indexKeyOffsets = indexKeyOffsets;
     this.hotPrefix = hotPrefix;
-    this.filter = filter;
+    this.stableFilter = stableFilter;
+    this.unstableFilter = unstableFilter;
     this.io = io;
     this.firstKey = Arrays.copyOfRange(indexKeys, indexKeyOffsets[0], indexKeyOffsets[1]);
   }
@@ -95,7 +99,12 @@ final class Segment {
 
   /** Whether the key may be a hot key of this segment (no false negatives). */
   boolean mightBeHot(long keyHash) {
-    return filter.mightContain(keyHash);
+    return stableFilter.mightContain(keyHash) || unstableFilter.mightContain(keyHash);
+  }
+
+  /** Whether the key may be a hot key that was stable when marked hot (no false negatives). */
+  boolean mightBeStableHot(long keyHash) {
+    return stableFilter.mightContain(keyHash);
   }
 
   int compareToFirstKey(byte[] key) {
@@ -198,7 +207,8 @@ final class Segment {
   /** Heap bytes of the index and filter. */
   long memoryBytes() {
     return 96 + blockOffsets.length * 4L + indexKeys.length
-        + indexKeyOffsets.length * 4L + hotPrefix.length * 8L + filter.memoryBytes()
+        + indexKeyOffsets.length * 4L + hotPrefix.length * 8L + stableFilter.memoryBytes()
+        + unstableFilter.memoryBytes()
         + firstKey.length + lastKey.length;
   }
 

@@ -17,7 +17,10 @@ final class SegmentIndexBuilder {
   private byte[] keys = new byte[512];
   private int keysUsed;
   private int blocks;
-  private long[] hotHashes = new long[64];
+  private long[] stableHashes = new long[64];
+  private int stableCount;
+  private long[] unstableHashes = new long[64];
+  private int unstableCount;
   private long hotCount;
   private long hotBytes;
   private long recordCount;
@@ -67,10 +70,19 @@ final class SegmentIndexBuilder {
       long size = r.hotSize();
       hotPrefix[blocks] += size;
       hotBytes += size;
-      if (hotCount == hotHashes.length) {
-        hotHashes = Arrays.copyOf(hotHashes, hotHashes.length * 2);
+      long hash = KeyHash.hash(r.keyBuf, r.keyOff, r.keyLen);
+      if (r.stableHot) {
+        if (stableCount == stableHashes.length) {
+          stableHashes = Arrays.copyOf(stableHashes, stableHashes.length * 2);
+        }
+        stableHashes[stableCount++] = hash;
+      } else {
+        if (unstableCount == unstableHashes.length) {
+          unstableHashes = Arrays.copyOf(unstableHashes, unstableHashes.length * 2);
+        }
+        unstableHashes[unstableCount++] = hash;
       }
-      hotHashes[(int) hotCount++] = KeyHash.hash(r.keyBuf, r.keyOff, r.keyLen);
+      hotCount++;
     }
     lastKeyBuf = r.keyBuf;
     lastKeyOff = r.keyOff;
@@ -103,6 +115,7 @@ final class SegmentIndexBuilder {
         Arrays.copyOf(blockOffsets, blocks + 1),
         Arrays.copyOf(keys, keysUsed), Arrays.copyOf(keyOffsets, blocks + 1),
         Arrays.copyOf(hotPrefix, blocks + 1),
-        HotKeyFilter.build(hotHashes, (int) hotCount, bloomBitsPerKey), io);
+        HotKeyFilter.build(stableHashes, stableCount, bloomBitsPerKey),
+        HotKeyFilter.build(unstableHashes, unstableCount, bloomBitsPerKey), io);
   }
 }
