@@ -273,19 +273,7 @@ public final class Ralt implements AutoCloseable {
    * @throws IllegalStateException if the tracker is closed
    */
   public boolean isHot(byte[] key) {
-    Objects.requireNonNull(key, "key");
-    checkOpen();
-    long h = KeyHash.hash(key);
-    for (Run r : current.runs) {
-      if (r.hotCount == 0) {
-        continue;
-      }
-      Segment s = r.find(key);
-      if (s != null && s.mightBeHot(h)) {
-        return true;
-      }
-    }
-    return false;
+    return inHotFilters(key, false);
   }
 
   /**
@@ -299,6 +287,10 @@ public final class Ralt implements AutoCloseable {
    * @throws IllegalStateException if the tracker is closed
    */
   public boolean isStableHot(byte[] key) {
+    return inHotFilters(key, true);
+  }
+
+  private boolean inHotFilters(byte[] key, boolean stableOnly) {
     Objects.requireNonNull(key, "key");
     checkOpen();
     long h = KeyHash.hash(key);
@@ -307,7 +299,7 @@ public final class Ralt implements AutoCloseable {
         continue;
       }
       Segment s = r.find(key);
-      if (s != null && s.mightBeStableHot(h)) {
+      if (s != null && (stableOnly ? s.mightBeStableHot(h) : s.mightBeHot(h))) {
         return true;
       }
     }
