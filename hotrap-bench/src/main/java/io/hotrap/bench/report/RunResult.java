@@ -1,0 +1,49 @@
+package io.hotrap.bench.report;
+
+import java.util.List;
+
+/**
+ * Everything one run (one system on one workload) produced: its identity, the environment, the
+ * per-second samples and the summary figures.
+ *
+ * @param system system name, e.g. {@code hotrap}, {@code rocksdb-tiered}
+ * @param workload workload name, e.g. {@code ro-hotspot5}
+ * @param recordBytes key plus value bytes of a record (1024 or 200)
+ * @param profile profile name ({@code quick}, {@code standard}, {@code paper}) or {@code custom}
+ * @param slowDisk how the slow directory was set up, e.g. {@code throttled loop7 (7:7) 500 IOPS
+ *     64 MiB/s} or {@code unthrottled}
+ * @param samples one per second of the run phase
+ * @param throughput operations per second over the final 10% of the run phase
+ * @param fastHitRate fast-tier hit rate over the final 10% of the run phase
+ * @param p50GetMicros get latency median over the whole run phase
+ * @param p99GetMicros get latency 99th percentile over the whole run phase
+ * @param oracleHitRate the oracle hit rate for the workload's distribution and hot-set limit
+ * @param peakRssBytes the largest resident set size seen
+ * @param loadSeconds duration of the load phase
+ * @param runSeconds duration of the run phase
+ */
+public record RunResult(
+    String system,
+    String workload,
+    int recordBytes,
+    String profile,
+    String slowDisk,
+    List<Sample> samples,
+    double throughput,
+    double fastHitRate,
+    double p50GetMicros,
+    double p99GetMicros,
+    double oracleHitRate,
+    long peakRssBytes,
+    double loadSeconds,
+    double runSeconds) {
+
+  public RunResult {
+    samples = List.copyOf(samples);
+  }
+
+  /** The last sample, or null when the run phase produced none. */
+  public Sample last() {
+    return samples.isEmpty() ? null : samples.get(samples.size() - 1);
+  }
+}

@@ -1,0 +1,44 @@
+package io.hotrap.bench.report;
+
+/**
+ * One second of a run, as the harness samples it (DESIGN.md §12). Rates and latencies are over the
+ * second that ends at {@code elapsedSeconds}; byte counters are cumulative since the run phase began.
+ *
+ * @param elapsedSeconds seconds since the run phase began
+ * @param phase the workload phase in force (e.g. {@code hotspot-3%} of the dynamic workload), or
+ *     {@code run}
+ * @param operations operations completed in this second
+ * @param throughput operations per second in this second
+ * @param fastHitRate share of this second's gets served without reading the slow tier, NaN when
+ *     there were no gets
+ * @param p50GetMicros median get latency in this second
+ * @param p99GetMicros 99th percentile get latency in this second
+ * @param promotedByFlushBytes bytes promoted by flush
+ * @param promotedByCompactionBytes bytes promoted by compaction
+ * @param retainedBytes bytes retained in the fast tier by migration
+ * @param demotedBytes bytes demoted to the slow tier
+ * @param fastCompactionBytes compaction and flush bytes written to the fast tier
+ * @param slowCompactionBytes compaction bytes written to the slow tier
+ * @param raltBytes bytes RALT read and wrote
+ * @param raltCpuShare share of this process's CPU time spent in RALT's thread in this second
+ * @param rssBytes resident set size of the process
+ * @param hotSetLimitBytes RALT's hot-set size limit, 0 for systems without RALT
+ */
+public record Sample(
+    double elapsedSeconds,
+    String phase,
+    long operations,
+    double throughput,
+    double fastHitRate,
+    double p50GetMicros,
+    double p99GetMicros,
+    long promotedByFlushBytes,
+    long promotedByCompactionBytes,
+    long retainedBytes,
+    long demotedBytes,
+    long fastCompactionBytes,
+    long slowCompactionBytes,
+    long raltBytes,
+    double raltCpuShare,
+    long rssBytes,
+    long hotSetLimitBytes) {}
