@@ -185,6 +185,12 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
 
   /** Promotion by flush of one immutable cache (DESIGN.md §9). */
   private void check(ImmutablePromotionCache imm) throws Exception {
+    if (options.hotnessCheck()) {
+      // RALT answers from its files; accesses still in its buffer are invisible. A hot record is
+      // often read for the second time while it sits in this very cache, so without this the check
+      // would find it cold, drop it, and it would have to be read from the slow tier once more.
+      tracker.awaitQuiescence();
+    }
     List<PromotionCache.Entry> hot = new ArrayList<>();
     long hotBytes = 0;
     for (PromotionCache.Entry e : imm) {

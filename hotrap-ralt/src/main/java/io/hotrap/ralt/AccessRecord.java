@@ -21,7 +21,9 @@ import java.nio.ByteOrder;
  *                   bit 1 = hot when written (counted in the file's hot bytes and Bloom filter),
  *                   bit 2 = shadowed: the key was hot in a deeper run when this record was written,
  *                   so this record is a fresh copy awaiting a merge, not a new key,
- *                   bit 3 = stable hot: hot, and stable (Algorithm 1) when marked hot
+ *                   bit 3 = stable hot: hot, and stable (Algorithm 1) when marked hot; or, in a
+ *                   newly flushed run, the key was hot in an older run when it came back (its
+ *                   bytes are then not counted as hot again)
  * </pre>
  *
  * <p>The counter c of Algorithm 1 is kept as {@code stableUntil}: c decreases by one every R bytes
@@ -125,16 +127,21 @@ final class AccessRecord {
 
   /**
    * Folds {@code newer}, a later record of the same key, into this one: the score merges as the
-   * scorer says, the value length and time become the newer ones, the tag is set (the key was
-   * accessed at least twice) and the counters add up to at most c_max.
+   * scorer says, the value length and time become the newer ones and the counters add up to at most
+   * c_max. The tag is set when the key came back before this record's counter ran out (Algorithm 1:
+   * an access while c > 0), or when {@code newer} was already tagged; a key whose counter drained
+   * starts over untagged, so two accesses far apart do not make it stable. {@code newer.time} is its
+   * last access: for an aggregate of several accesses, the test is against the last, which can only
+   * miss a tag, never invent one.
    */
   void mergeNewer(AccessRecord newer, Clock clock) {
+    boolean cameBackInTime = stableUntil > newer.time;
     long t = Math.max(time, newer.time);
     score = clock.scorer.merge(score, clock.tick(time), newer.score, clock.tick(newer.time),
         clock.logAlpha);
     long counter = Math.max(0, stableUntil - t) + Math.max(0, newer.stableUntil - t);
     stableUntil = t + Math.min(counter, clock.maxCounterBytes);
-    tagged = true;
+    tagged = newer.tagged || cameBackInTime;
     time = t;
     valueLength = newer.valueLength;
   }

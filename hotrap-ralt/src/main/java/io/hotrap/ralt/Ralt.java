@@ -278,7 +278,7 @@ public final class Ralt implements AutoCloseable {
 
   /**
    * Whether {@code key} is in the hot set and was stable — seen repeatedly, Algorithm 1 — when it
-   * was marked hot; from in-memory Bloom filters only. The hot set also holds up to D_hs of
+   * was marked hot, or came back while it was in the hot set; from in-memory Bloom filters only. The hot set also holds up to D_hs of
    * unstable records, mostly the most recently accessed ones; a caller that acts on hotness at
    * some cost (promotion copies a record to the fast disk) should ask this rather than
    * {@link #isHot}, or uniform access would look hot for as long as it is recent.
@@ -563,13 +563,14 @@ public final class Ralt implements AutoCloseable {
       b.aggregateAndSort(clock);
       long now = b.lastTime();
       Run[] deeper = runsBelowLevel0(current);
+      Run[] level0 = runsOnLevel0(current);
       SegmentSink sink = new SegmentSink();
       AccessRecord r = new AccessRecord();
       boolean ok = false;
       try {
         for (int i = 0, n = b.distinctCount(); i < n; i++) {
           b.load(i, r);
-          annotate(r, now, deeper, threshold);
+          annotate(r, now, deeper, level0, threshold);
           sink.add(r);
         }
         sink.finishFile();
@@ -613,12 +614,27 @@ public final class Ralt implements AutoCloseable {
     return out;
   }
 
-  /** Marks {@code r} hot if it ranks above the threshold and no older run already has it hot. */
-  private void annotate(AccessRecord r, long now, Run[] olderRuns, HotThreshold t) {
-    r.shadowed = hotInAny(olderRuns, r);
+  /** The runs on level 0, newest included. */
+  private static Run[] runsOnLevel0(Version v) {
+    return java.util.Arrays.stream(v.runs).filter(r -> r.level == 0).toArray(Run[]::new);
+  }
+
+  /**
+   * Marks {@code r}, a newly flushed access, hot if it ranks above the threshold and no deeper run
+   * already has it hot (then it is shadowed). A key that was hot in any older run when it came back
+   * is also put in the stable-hot filter, without counting its bytes again: its two accesses sit in
+   * different runs and only a merge would fold them into one tagged record, which leaves a hot key
+   * unrecognised for as long as level 0 waits for a merge. Coming back while still in the hot set
+   * is a stricter test than Algorithm 1's (back before the counter runs out): the hot set's
+   * unstable room is D_hs, far less than Δc·R of accesses.
+   */
+  private void annotate(AccessRecord r, long now, Run[] deeperRuns, Run[] level0Runs,
+      HotThreshold t) {
+    r.shadowed = hotInAny(deeperRuns, r);
     boolean stable = r.isStable(now);
     r.hot = !r.shadowed && t.admits(stable, clock.normalizedRank(r));
-    r.stableHot = r.hot && stable;
+    boolean returned = r.shadowed || hotInAny(level0Runs, r);
+    r.stableHot = (r.hot && stable) || returned;
   }
 
   private static boolean hotInAny(Run[] runs, AccessRecord r) {

@@ -66,10 +66,12 @@ final class SegmentIndexBuilder {
     if (r.shadowed) {
       shadowedBytes += encodedSize;
     }
-    if (r.hot) {
-      long size = r.hotSize();
-      hotPrefix[blocks] += size;
-      hotBytes += size;
+    if (r.hot || r.stableHot) {
+      if (r.hot) {
+        long size = r.hotSize();
+        hotPrefix[blocks] += size;
+        hotBytes += size;
+      }
       long hash = KeyHash.hash(r.keyBuf, r.keyOff, r.keyLen);
       if (r.stableHot) {
         if (stableCount == stableHashes.length) {
