@@ -1,0 +1,281 @@
+package io.hotrap.bench.report;
+
+import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One run as a CSV file, written and read back without loss.
+ *
+ * <p>Layout, UTF-8 with {@code \n} line ends:
+ *
+ * <pre>
+ * # hotrap-bench run
+ * # format: 1
+ * # system: hotrap
+ * # workload: ro-hotspot5
+ * # record_bytes: 1024
+ * # profile: quick
+ * # slow_disk: throttled loop7 (7:7) 500 IOPS 64 MiB/s
+ * # throughput: 51234.5
+ * # fast_hit_rate: 0.9312
+ * # p50_get_us: 12.3
+ * # p99_get_us: 1450.0
+ * # oracle_hit_rate: 0.95
+ * # peak_rss_bytes: 2147483648
+ * # load_seconds: 312.5
+ * # run_seconds: 600.0
+ * elapsed_seconds,phase,operations,throughput,fast_hit_rate,...,hot_set_limit_bytes
+ * 1.0,run,50210,50210.0,0.91,...
+ * </pre>
+ *
+ * <p>The comment lines come first, each {@code # key: value}; their order does not matter to the
+ * reader, which ignores keys it does not know. The header row names the {@link Sample} components
+ * in snake_case in declaration order ({@link #SAMPLE_COLUMNS}); the reader finds columns by name
+ * and ignores unknown ones. Each following row is one sample. Decimals are written with
+ * {@link Double#toString} so that they parse back to the same {@code double}; {@code NaN} (a hit
+ * rate in a second without gets) is written as {@code NaN}. String fields follow {@link Csv}.
+ */
+public final class RunCsv {
+
+  static final int FORMAT = 1;
+
+  private static final String FIRST_LINE = "# hotrap-bench run";
+  private static final RecordComponent[] COMPONENTS = Sample.class.getRecordComponents();
+
+  /** The header row: the {@link Sample} component names in snake_case. */
+  public static final List<String> SAMPLE_COLUMNS =
+      Arrays.stream(COMPONENTS).map(c -> snakeCase(c.getName())).toList();
+
+  private RunCsv() {}
+
+  /**
+   * Writes {@code r} to {@code file}, replacing it atomically and creating missing directories.
+   *
+   * @throws IllegalArgumentException when a name or the slow-disk description holds a line break
+   */
+  public static void write(RunResult r, Path file) throws IOException {
+    StringBuilder out = new StringBuilder();
+    out.append(FIRST_LINE).append('\n');
+    for (Map.Entry<String, String> e : comments(r).entrySet()) {
+      String value = e.getValue();
+      if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
+        throw new IllegalArgumentException(
+            e.getKey() + " must be one line but was \"" + value + '"');
+      }
+      out.append("# ").append(e.getKey()).append(": ").append(value).append('\n');
+    }
+    out.append(String.join(",", SAMPLE_COLUMNS)).append('\n');
+    List<String> fields = new ArrayList<>(COMPONENTS.length);
+    for (Sample s : r.samples()) {
+      fields.clear();
+      for (RecordComponent c : COMPONENTS) {
+        fields.add(String.valueOf(get(c, s)));
+      }
+      out.append(Csv.row(fields)).append('\n');
+    }
+    AtomicFile.writeString(file, out.toString());
+  }
+
+  /**
+   * Reads a file {@link #write} wrote.
+   *
+   * @throws IOException when the file cannot be read or is not a run file: a summary key or a
+   *     sample column is missing, a row has the wrong number of fields or a number does not parse;
+   *     the message names the file and the line or key
+   */
+  public static RunResult read(Path file) throws IOException {
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    Map<String, String> comments = new HashMap<>();
+    int pos = 0;
+    while (pos < text.length() && text.charAt(pos) == '#') {
+      int end = text.indexOf('\n', pos);
+      if (end < 0) {
+        end = text.length();
+      }
+      // The value is kept exactly as written; only the key is trimmed.
+      String line = text.substring(pos + 1, end);
+      if (line.endsWith("\r")) {
+        line = line.substring(0, line.length() - 1);
+      }
+      int colon = line.indexOf(": ");
+      if (colon > 0) {
+        comments.put(line.substring(0, colon).strip(), line.substring(colon + 2));
+      } else if (line.endsWith(":")) {
+        comments.put(line.substring(0, line.length() - 1).strip(), "");
+      }
+      pos = end + 1;
+    }
+    List<List<String>> rows;
+    try {
+      rows = Csv.parse(pos < text.length() ? text.substring(pos) : "");
+    } catch (IllegalArgumentException e) {
+      throw new IOException(file + ": " + e.getMessage(), e);
+    }
+    if (rows.isEmpty()) {
+      throw new IOException(file + ": no header row");
+    }
+    List<Sample> samples = new ArrayList<>(rows.size() - 1);
+    int[] index = columnIndexes(file, rows.get(0));
+    for (int i = 1; i < rows.size(); i++) {
+      List<String> row = rows.get(i);
+      if (row.size() != rows.get(0).size()) {
+        throw new IOException(String.format(Locale.ROOT, "%s: sample %d has %d fields, header %d",
+            file, i, row.size(), rows.get(0).size()));
+      }
+      try {
+        samples.add(sample(row, index));
+      } catch (NumberFormatException e) {
+        throw new IOException(file + ": sample " + i + ": " + e.getMessage(), e);
+      }
+    }
+    Fields f = new Fields(file, comments);
+    return new RunResult(
+        f.string("system"),
+        f.string("workload"),
+        (int) f.longValue("record_bytes"),
+        f.string("profile"),
+        f.string("slow_disk"),
+        samples,
+        f.doubleValue("throughput"),
+        f.doubleValue("fast_hit_rate"),
+        f.doubleValue("p50_get_us"),
+        f.doubleValue("p99_get_us"),
+        f.doubleValue("oracle_hit_rate"),
+        f.longValue("peak_rss_bytes"),
+        f.doubleValue("load_seconds"),
+        f.doubleValue("run_seconds"));
+  }
+
+  /** {@code p50GetMicros} to {@code p50_get_micros}. */
+  static String snakeCase(String camelCase) {
+    StringBuilder out = new StringBuilder(camelCase.length() + 4);
+    for (int i = 0; i < camelCase.length(); i++) {
+      char c = camelCase.charAt(i);
+      if (Character.isUpperCase(c)) {
+        out.append('_').append(Character.toLowerCase(c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  private static Map<String, String> comments(RunResult r) {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("format", Integer.toString(FORMAT));
+    c.put("system", r.system());
+    c.put("workload", r.workload());
+    c.put("record_bytes", Integer.toString(r.recordBytes()));
+    c.put("profile", r.profile());
+    c.put("slow_disk", r.slowDisk());
+    c.put("throughput", Double.toString(r.throughput()));
+    c.put("fast_hit_rate", Double.toString(r.fastHitRate()));
+    c.put("p50_get_us", Double.toString(r.p50GetMicros()));
+    c.put("p99_get_us", Double.toString(r.p99GetMicros()));
+    c.put("oracle_hit_rate", Double.toString(r.oracleHitRate()));
+    c.put("peak_rss_bytes", Long.toString(r.peakRssBytes()));
+    c.put("load_seconds", Double.toString(r.loadSeconds()));
+    c.put("run_seconds", Double.toString(r.runSeconds()));
+    return c;
+  }
+
+  private static int[] columnIndexes(Path file, List<String> header) throws IOException {
+    int[] index = new int[COMPONENTS.length];
+    for (int i = 0; i < COMPONENTS.length; i++) {
+      index[i] = header.indexOf(SAMPLE_COLUMNS.get(i));
+      if (index[i] < 0) {
+        throw new IOException(file + ": no column " + SAMPLE_COLUMNS.get(i) + " in " + header);
+      }
+    }
+    return index;
+  }
+
+  private static Sample sample(List<String> row, int[] index) {
+    Object[] args = new Object[COMPONENTS.length];
+    for (int i = 0; i < COMPONENTS.length; i++) {
+      String v = row.get(index[i]);
+      Class<?> type = COMPONENTS[i].getType();
+      if (type == double.class) {
+        args[i] = Double.parseDouble(v);
+      } else if (type == long.class) {
+        args[i] = Long.parseLong(v);
+      } else if (type == int.class) {
+        args[i] = Integer.parseInt(v);
+      } else if (type == String.class) {
+        args[i] = v;
+      } else {
+        throw new AssertionError("no CSV encoding for " + type + " of " + COMPONENTS[i]);
+      }
+    }
+    try {
+      return SampleConstructor.INSTANCE.newInstance(args);
+    } catch (InstantiationException | IllegalAccessException | InvocationTargetException e) {
+      throw new IllegalStateException("cannot construct a Sample", e);
+    }
+  }
+
+  private static Object get(RecordComponent c, Sample s) {
+    try {
+      return c.getAccessor().invoke(s);
+    } catch (IllegalAccessException | InvocationTargetException e) {
+      throw new IllegalStateException("cannot read " + c.getName(), e);
+    }
+  }
+
+  /** The canonical constructor, looked up once. */
+  private static final class SampleConstructor {
+    static final Constructor<Sample> INSTANCE;
+
+    static {
+      Class<?>[] types = Arrays.stream(COMPONENTS).map(RecordComponent::getType)
+          .toArray(Class<?>[]::new);
+      try {
+        INSTANCE = Sample.class.getDeclaredConstructor(types);
+      } catch (NoSuchMethodException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+  }
+
+  /** The summary comments of one file, with errors that name the file and the key. */
+  private record Fields(Path file, Map<String, String> comments) {
+
+    String string(String key) throws IOException {
+      String v = comments.get(key);
+      if (v == null) {
+        throw new IOException(file + ": no '# " + key + ":' line");
+      }
+      return v;
+    }
+
+    long longValue(String key) throws IOException {
+      String v = string(key);
+      try {
+        return Long.parseLong(v);
+      } catch (NumberFormatException e) {
+        throw new IOException(file + ": " + key + " is not an integer: " + v, e);
+      }
+    }
+
+    double doubleValue(String key) throws IOException {
+      String v = string(key);
+      try {
+        return Double.parseDouble(v);
+      } catch (NumberFormatException e) {
+        throw new IOException(file + ": " + key + " is not a number: " + v, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package io.hotrap.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunCsvTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void readReturnsWhatWriteWrote() throws IOException {
+    List<Sample> samples = new ArrayList<>(Runs.steady(5, 12_345.678901, 0.912345678));
+    samples.add(Runs.sample(6, "hotspot-3%, \"shifted\"", 0.1 + 0.2, Double.NaN));
+    RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "standard",
+        "throttled loop7 (7:7), 500 IOPS, 64 MiB/s", samples, 51_234.5678, 0.93123, 12.3456,
+        1450.25, Double.NaN, 2_147_483_648L, 312.5, 600.0);
+    Path file = dir.resolve("runs").resolve("hotrap-ro-hotspot5-1024.csv");
+
+    RunCsv.write(run, file);
+    RunResult read = RunCsv.read(file);
+
+    assertEquals(run, read);
+  }
+
+  @Test
+  void runWithoutSamplesRoundTrips() throws IOException {
+    RunResult run = Runs.run("rocksdb-fd", "uniform", 200, 100.0, List.of());
+    Path file = dir.resolve("empty.csv");
+
+    RunCsv.write(run, file);
+
+    assertEquals(run, RunCsv.read(file));
+  }
+
+  @Test
+  void fileHasCommentHeaderThenSnakeCaseColumnsThenOneRowPerSample() throws IOException {
+    RunResult run = Runs.run("hotrap", "ro-hotspot5", 1024, 500.0, Runs.steady(3, 500, 0.5));
+    Path file = dir.resolve("run.csv");
+
+    RunCsv.write(run, file);
+    List<String> lines = Files.readAllLines(file);
+
+    int firstRow = 0;
+    while (lines.get(firstRow).startsWith("#")) {
+      firstRow++;
+    }
+    List<String> comments = lines.subList(0, firstRow);
+    assertTrue(comments.contains("# system: hotrap"), comments::toString);
+    assertTrue(comments.contains("# workload: ro-hotspot5"), comments::toString);
+    assertTrue(comments.contains("# record_bytes: 1024"), comments::toString);
+    assertTrue(comments.contains("# profile: quick"), comments::toString);
+    assertTrue(comments.contains("# slow_disk: unthrottled"), comments::toString);
+    assertTrue(comments.contains("# throughput: 500.0"), comments::toString);
+    assertEquals("elapsed_seconds,phase,operations,throughput,fast_hit_rate,p50_get_micros,"
+        + "p99_get_micros,promoted_by_flush_bytes,promoted_by_compaction_bytes,retained_bytes,"
+        + "demoted_bytes,fast_compaction_bytes,slow_compaction_bytes,ralt_bytes,ralt_cpu_share,"
+        + "rss_bytes,hot_set_limit_bytes", lines.get(firstRow));
+    assertEquals(firstRow + 1 + 3, lines.size());
+    assertTrue(lines.get(firstRow + 1).startsWith("1.0,run,500,500.0,0.5,"),
+        lines.get(firstRow + 1));
+  }
+
+  @Test
+  void readNamesAMissingColumn() throws IOException {
+    RunResult run = Runs.run("hotrap", "ro-hotspot5", 1024, 500.0);
+    Path file = dir.resolve("run.csv");
+    RunCsv.write(run, file);
+    Files.writeString(file, Files.readString(file).replace(",ralt_bytes,", ",ralt_bytez,"));
+
+    IOException e = assertThrows(IOException.class, () -> RunCsv.read(file));
+
+    assertTrue(e.getMessage().contains("no column ralt_bytes"), e.getMessage());
+  }
+
+  @Test
+  void readNamesAMissingSummaryKey() throws IOException {
+    Path file = dir.resolve("run.csv");
+    RunCsv.write(Runs.run("hotrap", "ro-hotspot5", 1024, 500.0), file);
+    Files.writeString(file, Files.readString(file).replace("# profile: quick\n", ""));
+
+    IOException e = assertThrows(IOException.class, () -> RunCsv.read(file));
+
+    assertTrue(e.getMessage().endsWith("no '# profile:' line"), e.getMessage());
+  }
+
+  @Test
+  void writeRejectsALineBreakInTheSlowDiskDescription() {
+    RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "quick", "loop7\n500 IOPS",
+        List.of(), 1, 1, 1, 1, 1, 1, 1, 1);
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> RunCsv.write(run, dir.resolve("run.csv")));
+
+    assertEquals("slow_disk must be one line but was \"loop7\n500 IOPS\"", e.getMessage());
+  }
+}

@@ -1,0 +1,139 @@
+package io.hotrap.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SummaryTest {
+
+  @TempDir Path dir;
+
+  private Path summary() {
+    return dir.resolve("docs").resolve("results").resolve("summary.csv");
+  }
+
+  @Test
+  void upsertCreatesTheFileWithFormattedValuesAndLastSampleTotals() throws IOException {
+    RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "quick", "unthrottled",
+        Runs.steady(10, 1000, 0.9), 1234.56, 0.123456, 12.345, 480.55, 0.95, 2048, 1, 2);
+
+    Summary.upsert(summary(), List.of(run));
+    List<Map<String, String>> rows = Summary.read(summary());
+
+    assertEquals(Summary.COLUMNS, List.copyOf(rows.get(0).keySet()));
+    Map<String, String> row = rows.get(0);
+    assertEquals("hotrap", row.get("system"));
+    assertEquals("ro-hotspot5", row.get("workload"));
+    assertEquals("1024", row.get("record_size"));
+    assertEquals("1234.6", row.get("throughput"));
+    assertEquals("0.1235", row.get("fast_hit_rate"));
+    assertEquals("480.6", row.get("p99_get_us"));
+    assertEquals("12.3", row.get("p50_get_us"));
+    assertEquals("0.9500", row.get("oracle_hit_rate"));
+    assertEquals(Long.toString(10 * Runs.MIB), row.get("promoted_by_flush_bytes"));
+    assertEquals(Long.toString(20 * Runs.MIB), row.get("promoted_by_compaction_bytes"));
+    assertEquals(Long.toString(40 * Runs.MIB), row.get("demoted_bytes"));
+    assertEquals(Long.toString(70 * Runs.MIB), row.get("ralt_bytes"));
+    assertEquals("2048", row.get("peak_rss_bytes"));
+    assertEquals("quick", row.get("profile"));
+    assertEquals("unthrottled", row.get("slow_disk"));
+  }
+
+  @Test
+  void upsertReplacesTheRowWithTheSameKeyAndKeepsTheOthers() throws IOException {
+    Summary.upsert(summary(), List.of(
+        Runs.run("hotrap", "ro-hotspot5", 1024, 100),
+        Runs.run("rocksdb-tiered", "ro-hotspot5", 1024, 50),
+        Runs.run("hotrap", "ro-hotspot5", 200, 70)));
+
+    Summary.upsert(summary(), List.of(Runs.run("hotrap", "ro-hotspot5", 1024, 300)));
+    List<Map<String, String>> rows = Summary.read(summary());
+
+    assertEquals(3, rows.size());
+    assertEquals(List.of("hotrap/200/70.0", "rocksdb-tiered/1024/50.0", "hotrap/1024/300.0"),
+        rows.stream().map(r -> r.get("system") + "/" + r.get("record_size") + "/"
+            + r.get("throughput")).toList());
+  }
+
+  @Test
+  void rowsAreSortedByWorkloadThenRecordSizeAsANumberThenTheFixedSystemOrder()
+      throws IOException {
+    Summary.upsert(summary(), List.of(
+        Runs.run("zeta", "ro-zipfian", 1024, 1),
+        Runs.run("hotrap-no-promotion", "ro-hotspot5", 1024, 1),
+        Runs.run("alpha", "ro-hotspot5", 1024, 1),
+        Runs.run("hotrap", "ro-hotspot5", 1024, 1),
+        Runs.run("hotrap-no-retain", "ro-hotspot5", 1024, 1)));
+    Summary.upsert(summary(), List.of(
+        Runs.run("rocksdb-fd", "ro-hotspot5", 1024, 1),
+        Runs.run("hotrap-no-by-compaction", "ro-hotspot5", 1024, 1),
+        Runs.run("rocksdb-tiered", "ro-hotspot5", 1024, 1),
+        Runs.run("hotrap-no-hotness-check", "ro-hotspot5", 1024, 1),
+        Runs.run("hotrap", "ro-hotspot5", 200, 1)));
+
+    List<String> order = Summary.read(summary()).stream()
+        .map(r -> r.get("workload") + " " + r.get("record_size") + " " + r.get("system"))
+        .toList();
+
+    assertEquals(List.of(
+        "ro-hotspot5 200 hotrap",
+        "ro-hotspot5 1024 rocksdb-fd",
+        "ro-hotspot5 1024 rocksdb-tiered",
+        "ro-hotspot5 1024 hotrap",
+        "ro-hotspot5 1024 hotrap-no-retain",
+        "ro-hotspot5 1024 hotrap-no-hotness-check",
+        "ro-hotspot5 1024 hotrap-no-by-compaction",
+        "ro-hotspot5 1024 hotrap-no-promotion",
+        "ro-hotspot5 1024 alpha",
+        "ro-zipfian 1024 zeta"), order);
+  }
+
+  @Test
+  void fieldsHoldingCommasAreQuotedAndReadBack() throws IOException {
+    String disk = "throttled loop7 (7:7), 500 IOPS, 64 MiB/s";
+    RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "paper", disk,
+        Runs.steady(2, 10, 0.5), 10, 0.5, 1, 2, 0.6, 3, 4, 5);
+
+    Summary.upsert(summary(), List.of(run));
+
+    String text = Files.readString(summary());
+    assertTrue(text.contains(",paper,\"" + disk + "\"\n"), text);
+    assertEquals(disk, Summary.read(summary()).get(0).get("slow_disk"));
+  }
+
+  @Test
+  void figuresThatAreNotNumbersAndCountersOfARunWithoutSamplesAreEmpty() throws IOException {
+    RunResult run = new RunResult("rocksdb-fd", "wh-uniform", 200, "quick", "unthrottled",
+        List.of(), 10, Double.NaN, Double.NaN, Double.NaN, 0.1, 3, 4, 5);
+
+    Summary.upsert(summary(), List.of(run));
+    Map<String, String> row = Summary.read(summary()).get(0);
+
+    assertEquals("", row.get("fast_hit_rate"));
+    assertEquals("", row.get("p99_get_us"));
+    assertEquals("", row.get("demoted_bytes"));
+    assertEquals("0.1000", row.get("oracle_hit_rate"));
+  }
+
+  @Test
+  void columnsTheFileHasBeyondTheKnownOnesAreKept() throws IOException {
+    Files.createDirectories(summary().getParent());
+    Files.writeString(summary(), "system,workload,record_size,throughput,note\n"
+        + "rocksdb-fd,ro-hotspot5,1024,99.0,\"kept, as is\"\n");
+
+    Summary.upsert(summary(), List.of(Runs.run("hotrap", "ro-hotspot5", 1024, 10)));
+    List<Map<String, String>> rows = Summary.read(summary());
+
+    assertEquals("note", List.copyOf(rows.get(0).keySet()).get(Summary.COLUMNS.size()));
+    assertEquals("kept, as is", rows.get(0).get("note"));
+    assertEquals("", rows.get(1).get("note"));
+    assertEquals("hotrap", rows.get(1).get("system"));
+  }
+}
