@@ -14,6 +14,13 @@ public final class Main {
       "usage: java -jar hotrap-bench.jar <command> [options]",
       "",
       "commands:",
+      "  quick        a few minutes: RocksDB (fast disk), tiered RocksDB and HotRAP on hotspot-5%",
+      "               reads; prints a table, writes CSV, Markdown and plots [--dir hotrap-data/bench]",
+      "  run          one system on one workload (run --help)",
+      "  compare      a profile's matrix: quick, standard, paper (compare --help)",
+      "  report       rebuilds summary, README and plots from run CSVs (report --help)",
+      "  disk-probe   4 KiB random direct-read IOPS and sequential MiB/s of a directory",
+      "               [--dir .] [--seconds 5] [--file-mib 256] [--threads 1]",
       "  demo         RALT on a hotspot-5% stream over 1M keys: stats, recall, limits, speed",
       "               [--dir hotrap-data/ralt-demo] [--keys 1000000] [--accesses 4000000]",
       "               [--fast-disk-mib 200] [--seed 1]",
@@ -53,6 +60,18 @@ public final class Main {
         case "migration":
           io.hotrap.bench.core.MigrationLoad.run(rest, out);
           break;
+        case "quick":
+        case "run":
+        case "compare":
+        case "report":
+          int code = io.hotrap.bench.harness.BenchCli.execute(args);
+          if (code != 0) {
+            System.exit(code);
+          }
+          break;
+        case "disk-probe":
+          io.hotrap.bench.disk.DiskProbe.run(rest, out);
+          break;
         case "jmh":
           org.openjdk.jmh.Main.main(rest.toArray(new String[0]));
           break;
@@ -61,7 +80,7 @@ public final class Main {
           System.err.println(USAGE);
           System.exit(2);
       }
-    } catch (Args.UsageException e) {
+    } catch (IllegalArgumentException e) { // Args.UsageException and bad option values
       System.err.println(e.getMessage());
       System.exit(2);
     }

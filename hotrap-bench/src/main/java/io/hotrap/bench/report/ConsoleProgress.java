@@ -22,6 +22,7 @@ public final class ConsoleProgress {
   private final PrintStream out;
   private final String phase;
   private final long total;
+  private final String unit;
   private final boolean terminal;
   private final LongSupplier nanoTime;
   private final long startNanos;
@@ -33,17 +34,28 @@ public final class ConsoleProgress {
 
   /** Progress towards {@code total} operations, drawn for a terminal when there is one. */
   public ConsoleProgress(PrintStream out, String phase, long total) {
-    this(out, phase, total, System.console() != null, System::nanoTime);
+    this(out, phase, total, "ops");
+  }
+
+  /** Progress towards {@code total} of {@code unit} (e.g. {@code s} for a timed phase). */
+  public ConsoleProgress(PrintStream out, String phase, long total, String unit) {
+    this(out, phase, total, unit, System.console() != null, System::nanoTime);
   }
 
   ConsoleProgress(PrintStream out, String phase, long total, boolean terminal,
       LongSupplier nanoTime) {
+    this(out, phase, total, "ops", terminal, nanoTime);
+  }
+
+  private ConsoleProgress(PrintStream out, String phase, long total, String unit,
+      boolean terminal, LongSupplier nanoTime) {
     if (total <= 0) {
       throw new IllegalArgumentException("total must be positive but was " + total);
     }
     this.out = out;
     this.phase = phase;
     this.total = total;
+    this.unit = unit;
     this.terminal = terminal;
     this.nanoTime = nanoTime;
     this.startNanos = nanoTime.getAsLong();
@@ -70,8 +82,8 @@ public final class ConsoleProgress {
   public void finish() {
     long now = nanoTime.getAsLong();
     double seconds = (now - startNanos) / 1e9;
-    String line = String.format(Locale.ROOT, "%s: done, %,d ops in %.1f s (%,.0f ops/s)", phase,
-        done, seconds, seconds > 0 ? done / seconds : 0.0);
+    String line = String.format(Locale.ROOT, "%s: done, %,d %s in %.1f s (%,.0f %s/s)", phase,
+        done, unit, seconds, seconds > 0 ? done / seconds : 0.0, unit);
     if (terminal) {
       out.print('\r' + pad(line) + '\n');
     } else {
@@ -95,7 +107,7 @@ public final class ConsoleProgress {
     double seconds = (now - startNanos) / 1e9;
     double rate = seconds > 0 ? done / seconds : 0;
     String eta = rate > 0 ? clock((total - Math.min(done, total)) / rate) : "?";
-    return String.format(Locale.ROOT, "%5.1f%%, %,.0f ops/s, ETA %s", 100.0 * done / total, rate,
+    return String.format(Locale.ROOT, "%5.1f%%, %,.0f %s/s, ETA %s", 100.0 * done / total, rate, unit,
         eta);
   }
 

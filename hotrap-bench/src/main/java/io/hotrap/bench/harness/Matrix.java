@@ -1,0 +1,215 @@
+package io.hotrap.bench.harness;
+
+import io.hotrap.bench.disk.SlowDisk;
+import io.hotrap.bench.report.MarkdownReport;
+import io.hotrap.bench.report.Plots;
+import io.hotrap.bench.report.RunCsv;
+import io.hotrap.bench.report.RunResult;
+import io.hotrap.bench.report.Summary;
+import io.hotrap.bench.workload.Workload;
+import io.hotrap.bench.workload.WorkloadParams;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Runs a {@link Profile}'s matrix and writes what it measured (DESIGN.md §12).
+ *
+ * <p>Loading is the slow part of a run and the same for every workload, so each system family
+ * (RocksDB on the fast disk, tiered RocksDB, HotRAP with any ablation) loads once per record size
+ * into a template, closed and copied aside on the fast disk; each run starts from a fresh copy at
+ * the same paths. Before each run the data directories are emptied, so runs never see each other.
+ *
+ * <p>Output under {@code outDir}: {@code runs/<system>__<workload>__<bytes>.csv} per run,
+ * {@code summary.csv} (updated after every run, so an interrupted matrix keeps what it finished),
+ * {@code README.md} and the PNG plots, rebuilt at the end from every run CSV in the directory.
+ */
+public final class Matrix {
+  /** Hot-set size limit ceiling R_hs over the fast budget (DESIGN.md §10): the oracle's capacity. */
+  private static final double MAX_HOT_SET_SHARE = 0.7;
+  /** Operations of each of the dynamic workload's seven phases, per profile budget MiB. */
+  private static final long DYNAMIC_OPS_PER_PHASE_PER_MIB = 8_000;
+  /** Far more operations than a timed run phase gets through. */
+  private static final long UNBOUNDED_OPS = 1L << 40;
+
+  private final Path workDir;
+  private final Path slowDir;
+  private final Path outDir;
+  private final PrintStream out;
+  private final long seed;
+  private final boolean directIo;
+  private final Map<String, Double> loadSeconds = new HashMap<>();
+  private String slowDisk;
+
+  public Matrix(Path workDir, Path slowDir, Path outDir, PrintStream out, long seed,
+      boolean directIo) {
+    this.workDir = workDir.toAbsolutePath();
+    this.slowDir = slowDir.toAbsolutePath();
+    this.outDir = outDir.toAbsolutePath();
+    this.out = out;
+    this.seed = seed;
+    this.directIo = directIo;
+  }
+
+  /** Runs every entry of {@code profile}; returns the results of this invocation. */
+  public List<RunResult> run(Profile profile, String commandLine) throws Exception {
+    prepareSlowDisk();
+    Files.createDirectories(outDir.resolve("runs"));
+    SystemConfig config = new SystemConfig(workDir.resolve("fast"), slowDir.resolve("data"),
+        profile.fastBudgetBytes(), directIo);
+    List<RunResult> results = new ArrayList<>();
+    int i = 0;
+    for (Profile.Run r : profile.runs()) {
+      i++;
+      out.printf("%n[%d/%d] %s on %s, %d B records%n", i, profile.runs().size(), r.system(),
+          r.workload(), r.recordBytes());
+      RunResult result = runOne(profile, config, r);
+      results.add(result);
+      RunCsv.write(result, outDir.resolve("runs").resolve(fileName(result)));
+      Summary.upsert(outDir.resolve("summary.csv"), List.of(result));
+      out.printf(Locale.ROOT, "  throughput %.0f ops/s, fast hit rate %.4f, get p99 %.0f us"
+          + " (final 10%% of %.0f s)%n", result.throughput(), result.fastHitRate(),
+          result.p99GetMicros(), result.runSeconds());
+    }
+    report(profile, commandLine);
+    return results;
+  }
+
+  private void prepareSlowDisk() throws IOException {
+    Files.createDirectories(slowDir);
+    SlowDisk disk = SlowDisk.find(slowDir).orElse(null);
+    if (disk == null) {
+      slowDisk = SlowDisk.describeUnthrottled();
+    } else if (disk.processInCgroup() || disk.joinCgroup()) {
+      slowDisk = disk.describe();
+    } else {
+      slowDisk = SlowDisk.describeUnthrottled() + "; the throttled cgroup could not be joined: "
+          + disk.joinFailure().orElse("unknown reason");
+    }
+    out.println("slow disk: " + slowDisk);
+  }
+
+  private RunResult runOne(Profile profile, SystemConfig config, Profile.Run r) throws Exception {
+    int valueBytes = r.recordBytes() - Profile.KEY_BYTES;
+    long records = profile.records(r.recordBytes());
+    boolean dynamic = r.workload().endsWith("-dynamic");
+    long ops = dynamic
+        ? 7 * DYNAMIC_OPS_PER_PHASE_PER_MIB * (profile.fastBudgetBytes() >> 20) : UNBOUNDED_OPS;
+    WorkloadParams params = new WorkloadParams(records, valueBytes, ops, seed,
+        WorkloadParams.DEFAULT_ZIPF_S);
+    Workload workload = Workload.parse(r.workload(), params);
+    String family = Systems.loadFamily(r.system());
+    Path template = workDir.resolve("templates").resolve(family + "-" + r.recordBytes());
+    Runner runner = new Runner(out, profile.threads());
+    if (!Files.isDirectory(template)) {
+      clear(config);
+      try (BenchSystem s = Systems.open(family, config)) {
+        loadSeconds.put(template.toString(), runner.load(s, workload));
+      }
+      copyTree(config.fastDir().resolve(family), template.resolve("fast"));
+      copyTree(config.slowDir().resolve(family), template.resolve("slow"));
+    }
+    clear(config);
+    copyTree(template.resolve("fast"), config.fastDir().resolve(family));
+    copyTree(template.resolve("slow"), config.slowDir().resolve(family));
+    double capacity = MAX_HOT_SET_SHARE * profile.fastBudgetBytes() / r.recordBytes();
+    Runner.RunInfo info = new Runner.RunInfo(r.recordBytes(), profile.name(), slowDisk,
+        workload.oracleHitRate((long) capacity), loadSeconds.getOrDefault(template.toString(),
+            Double.NaN));
+    Duration duration = profile.duration(r.workload());
+    try (BenchSystem s = Systems.open(r.system(), config)) {
+      return runner.run(s, workload, duration, info);
+    } finally {
+      clear(config);
+    }
+  }
+
+  /** Rebuilds the summary, Markdown report and plots from every run CSV under the output. */
+  public void report(Profile profile, String commandLine) throws IOException {
+    List<RunResult> all = new ArrayList<>();
+    try (Stream<Path> files = Files.list(outDir.resolve("runs"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".csv")).sorted().toList()) {
+        all.add(RunCsv.read(f));
+      }
+    }
+    if (all.isEmpty()) {
+      return;
+    }
+    Map<String, List<RunResult>> byWorkload = new LinkedHashMap<>();
+    for (RunResult r : all) {
+      byWorkload.computeIfAbsent(r.workload() + "/" + r.recordBytes(), k -> new ArrayList<>()).add(r);
+    }
+    for (List<RunResult> same : byWorkload.values()) {
+      Plots.timeSeries(same, outDir);
+    }
+    Plots.finalThroughput(all, outDir);
+    for (RunResult r : all) {
+      if (Plots.showsHotSetLimit(r)) {
+        Plots.hotSetLimit(r, outDir);
+      }
+    }
+    MarkdownReport.write(outDir.resolve("README.md"), all,
+        "HotRAP-J benchmark results (" + profile.name() + ")", commandLine, machineNotes(profile));
+  }
+
+  private String machineNotes(Profile profile) {
+    Runtime rt = Runtime.getRuntime();
+    return String.format(Locale.ROOT, "%d cores, %d MiB max heap, Java %s; slow disk: %s; fast"
+        + " budget %d MiB, data %d× the budget, %d client threads, run phase %d s (dynamic %d s),"
+        + " direct I/O %s, seed %d.", rt.availableProcessors(), rt.maxMemory() >> 20,
+        Runtime.version(), slowDisk, profile.fastBudgetBytes() >> 20, Profile.DATA_TO_BUDGET,
+        profile.threads(), profile.runDuration().toSeconds(),
+        profile.dynamicRunDuration().toSeconds(), directIo ? "on" : "off", seed);
+  }
+
+  static String fileName(RunResult r) {
+    return r.system() + "__" + r.workload().replaceAll("[^A-Za-z0-9.-]", "_") + "__"
+        + r.recordBytes() + ".csv";
+  }
+
+  private static void clear(SystemConfig config) throws IOException {
+    deleteTree(config.fastDir());
+    deleteTree(config.slowDir());
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+
+  static void copyTree(Path from, Path to) throws IOException {
+    deleteTree(to);
+    try (Stream<Path> s = Files.walk(from)) {
+      s.forEach(p -> {
+        try {
+          Path target = to.resolve(from.relativize(p).toString());
+          if (Files.isDirectory(p)) {
+            Files.createDirectories(target);
+          } else {
+            Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    }
+  }
+}

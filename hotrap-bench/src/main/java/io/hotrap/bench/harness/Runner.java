@@ -1,0 +1,181 @@
+package io.hotrap.bench.harness;
+
+import io.hotrap.bench.report.ConsoleProgress;
+import io.hotrap.bench.report.LatencyRecorder;
+import io.hotrap.bench.report.RunResult;
+import io.hotrap.bench.report.Sample;
+import io.hotrap.bench.workload.Operation;
+import io.hotrap.bench.workload.OperationGenerator;
+import io.hotrap.bench.workload.Workload;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Runs the load or the run phase of one workload against one system with many client threads,
+ * and samples the system every second (DESIGN.md §12).
+ *
+ * <p>Client threads share nothing but three counters and the latency recorder; the sampler reads
+ * them once a second. A client failure stops the phase and is rethrown, so a broken system never
+ * reports a number.
+ */
+public final class Runner {
+  private static final long NANOS_PER_SECOND = 1_000_000_000L;
+  /** The share of the run phase over which the summary throughput and hit rate are taken. */
+  static final double FINAL_SHARE = 0.1;
+
+  private final PrintStream out;
+  private final int threads;
+
+  public Runner(PrintStream out, int threads) {
+    if (threads <= 0) {
+      throw new IllegalArgumentException("threads must be positive but was " + threads);
+    }
+    this.out = out;
+    this.threads = threads;
+  }
+
+  /** Writes the workload's load phase into {@code system} and lets it settle; returns seconds. */
+  public double load(BenchSystem system, Workload workload) throws InterruptedException {
+    long start = System.nanoTime();
+    LongAdder done = new LongAdder();
+    ConsoleProgress progress = new ConsoleProgress(out,
+        "load " + system.name() + " " + workload.name(), workload.loadRecords());
+    List<OperationGenerator> gens = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      gens.add(workload.loader(t, threads));
+    }
+    runClients(gens, system, Long.MAX_VALUE, done, null, null, new AtomicReference<>(),
+        () -> progress.update(done.sum()));
+    progress.finish();
+    out.println("settling " + system.name() + " after the load");
+    system.settle();
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  /**
+   * Runs the workload's run phase for at most {@code duration} (or until the workload ends) and
+   * returns the run's result.
+   */
+  public RunResult run(BenchSystem system, Workload workload, Duration duration, RunInfo info)
+      throws InterruptedException {
+    List<OperationGenerator> gens = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      gens.add(workload.runner(t, threads)); // built before the clock starts (scrambling tables)
+    }
+    LongAdder done = new LongAdder();
+    LatencyRecorder latency = new LatencyRecorder();
+    AtomicReference<String> phase = new AtomicReference<>(workload.phases().get(0));
+    Sampler sampler = new Sampler(system, done, latency, phase);
+    long deadline = System.nanoTime() + duration.toNanos();
+    ConsoleProgress progress = new ConsoleProgress(out,
+        "run " + system.name() + " " + workload.name() + " (seconds)", duration.toSeconds(), "s");
+    long start = System.nanoTime();
+    sampler.start(start);
+    try {
+      runClients(gens, system, deadline, done, latency, sampler, phase,
+          () -> progress.update((System.nanoTime() - start) / NANOS_PER_SECOND));
+    } finally {
+      sampler.stop();
+      progress.finish();
+    }
+    double runSeconds = (System.nanoTime() - start) / 1e9;
+    List<Sample> samples = sampler.samples();
+    int finalCount = Math.max(1, (int) Math.ceil(samples.size() * FINAL_SHARE));
+    double throughput = 0;
+    long fastGets = 0;
+    long gets = 0;
+    for (int i = Math.max(0, samples.size() - finalCount); i < samples.size(); i++) {
+      throughput += samples.get(i).throughput();
+      fastGets += sampler.fastGetsPerSecond.get(i);
+      gets += sampler.getsPerSecond.get(i);
+    }
+    throughput /= Math.min(finalCount, Math.max(1, samples.size()));
+    double hitRate = gets == 0 ? Double.NaN : (double) fastGets / gets;
+    return new RunResult(system.name(), workload.name(), info.recordBytes(), info.profile(),
+        info.slowDisk(), samples, throughput, hitRate, latency.totalPercentileMicros(50),
+        latency.totalPercentileMicros(99), info.oracleHitRate(), sampler.peakRss, info.loadSeconds(),
+        runSeconds);
+  }
+
+  /** What a run's result records besides what the runner measures. */
+  public record RunInfo(int recordBytes, String profile, String slowDisk, double oracleHitRate,
+      double loadSeconds) {}
+
+  private void runClients(List<OperationGenerator> gens, BenchSystem system, long deadline,
+      LongAdder done, LatencyRecorder latency, Sampler sampler, AtomicReference<String> phase,
+      Runnable progress) throws InterruptedException {
+    CountDownLatch finished = new CountDownLatch(gens.size());
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    List<Thread> clients = new ArrayList<>();
+    for (int t = 0; t < gens.size(); t++) {
+      OperationGenerator gen = gens.get(t);
+      boolean reportsPhase = t == 0;
+      Thread c = new Thread(() -> {
+        try {
+          client(gen, system, deadline, done, latency, reportsPhase ? phase : null, failure);
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        } finally {
+          finished.countDown();
+        }
+      }, "bench-client-" + t);
+      c.setDaemon(true);
+      clients.add(c);
+      c.start();
+    }
+    while (!finished.await(250, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+      progress.run();
+      if (failure.get() != null) {
+        break;
+      }
+    }
+    for (Thread c : clients) {
+      c.join();
+    }
+    Throwable f = failure.get();
+    if (f != null) {
+      throw new IllegalStateException("a client of " + system.name() + " failed", f);
+    }
+  }
+
+  private static void client(OperationGenerator gen, BenchSystem system, long deadline,
+      LongAdder done, LatencyRecorder latency, AtomicReference<String> phase,
+      AtomicReference<Throwable> failure) {
+    Operation op = new Operation();
+    Map<Integer, byte[]> values = new HashMap<>();
+    SplittableRandom random = new SplittableRandom(Thread.currentThread().getId());
+    int n = 0;
+    while (gen.next(op)) {
+      if (op.type == Operation.Type.READ) {
+        long t0 = System.nanoTime();
+        system.get(op.key);
+        if (latency != null) {
+          latency.recordNanos(System.nanoTime() - t0);
+        }
+      } else {
+        byte[] v = values.computeIfAbsent(op.valueBytes, size -> {
+          byte[] b = new byte[size];
+          random.nextBytes(b);
+          return b;
+        });
+        v[0] = (byte) n; // not every write of a size carries the same bytes
+        system.put(op.key, v);
+      }
+      done.increment();
+      if (phase != null && op.phase != null) {
+        phase.lazySet(op.phase);
+      }
+      if ((++n & 63) == 0 && (System.nanoTime() - deadline > 0 || failure.get() != null)) {
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,43 @@
+package io.hotrap.bench.harness;
+
+import io.hotrap.core.HotRapOptions;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * What every system of one comparison shares: the directories, the fast budget and the RocksDB
+ * settings. The RocksDB settings are taken from the {@link HotRapOptions} HotRAP derives from the
+ * budget (block cache, write buffer, file sizes, block sizes, Bloom filter, background jobs), so the
+ * plain RocksDB systems run with exactly what HotRAP's tiers run with.
+ *
+ * @param fastDir directory on the fast disk (the system makes its own subdirectory)
+ * @param slowDir directory on the slow disk
+ * @param fastBudgetBytes bytes the fast tier may hold (HotRAP's budget, {@code rocksdb-tiered}'s
+ *     fast {@code cf_paths} target)
+ * @param directIo direct I/O for reads, flushes and compactions
+ */
+public record SystemConfig(Path fastDir, Path slowDir, long fastBudgetBytes, boolean directIo) {
+
+  public SystemConfig {
+    Objects.requireNonNull(fastDir, "fastDir");
+    Objects.requireNonNull(slowDir, "slowDir");
+    if (fastBudgetBytes <= 0) {
+      throw new IllegalArgumentException("fastBudgetBytes must be positive but was " + fastBudgetBytes);
+    }
+  }
+
+  /** HotRAP's options for this configuration, under {@code fast} and {@code slow}. */
+  HotRapOptions.Builder hotrap(Path fast, Path slow) {
+    return HotRapOptions.builder()
+        .fastPath(fast)
+        .slowPath(slow)
+        .fastBudgetBytes(fastBudgetBytes)
+        .directReads(directIo)
+        .directIoForFlushAndCompaction(directIo);
+  }
+
+  /** The settings HotRAP derives from the budget; the plain RocksDB systems copy them. */
+  HotRapOptions shared() {
+    return hotrap(fastDir.resolve("shared-settings"), slowDir.resolve("shared-settings")).build();
+  }
+}

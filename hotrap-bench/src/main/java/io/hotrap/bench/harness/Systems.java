@@ -1,0 +1,56 @@
+package io.hotrap.bench.harness;
+
+import java.util.List;
+
+/** The systems the harness knows, by name (DESIGN.md §12). */
+public final class Systems {
+
+  /** Every system, in report order. */
+  public static final List<String> ALL = List.of("rocksdb-fd", "rocksdb-tiered", "hotrap",
+      "hotrap-no-retain", "hotrap-no-hotness-check", "hotrap-no-by-compaction",
+      "hotrap-no-promotion");
+
+  private Systems() {}
+
+  /**
+   * Opens the system {@code name} under {@code config}'s directories (in a subdirectory named
+   * after it).
+   *
+   * @throws IllegalArgumentException for an unknown name, listing the known ones
+   */
+  public static BenchSystem open(String name, SystemConfig config) {
+    switch (name) {
+      case "rocksdb-fd":
+        return new RocksDbSystem(name, config, false);
+      case "rocksdb-tiered":
+        return new RocksDbSystem(name, config, true);
+      case "hotrap":
+        return new HotRapSystem(name, config, b -> b);
+      case "hotrap-no-retain":
+        return new HotRapSystem(name, config, b -> b.retention(false));
+      case "hotrap-no-hotness-check":
+        return new HotRapSystem(name, config, b -> b.hotnessCheck(false));
+      case "hotrap-no-by-compaction":
+        return new HotRapSystem(name, config, b -> b.promoteByCompaction(false));
+      case "hotrap-no-promotion":
+        return new HotRapSystem(name, config, b -> b.promotion(false));
+      default:
+        throw new IllegalArgumentException("unknown system '" + name + "'; known: " + ALL);
+    }
+  }
+
+  /** @throws IllegalArgumentException for an unknown name, listing the known ones */
+  public static void requireKnown(String name) {
+    if (!ALL.contains(name)) {
+      throw new IllegalArgumentException("unknown system '" + name + "'; known: " + ALL);
+    }
+  }
+
+  /**
+   * The directory name under which {@code system} keeps its data: the HotRAP variants share one
+   * loaded state (loading reads nothing, so they load alike) and so one template.
+   */
+  static String loadFamily(String system) {
+    return system.startsWith("hotrap") ? "hotrap" : system;
+  }
+}
