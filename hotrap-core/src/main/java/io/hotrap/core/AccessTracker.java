@@ -145,6 +145,18 @@ final class AccessTracker implements AutoCloseable {
     }
   }
 
+  /** {@code Ralt.flushIfBuffered}: recent accesses made visible once they fill that share. */
+  void flushIfBuffered(double minBufferShare) {
+    if (!available) {
+      return;
+    }
+    try {
+      ralt.flushIfBuffered(minBufferShare);
+    } catch (RuntimeException e) {
+      fail("flushIfBuffered", e);
+    }
+  }
+
   /** Switches tracking off after a failure of {@code operation}. */
   void fail(String operation, RuntimeException e) {
     failures.increment();

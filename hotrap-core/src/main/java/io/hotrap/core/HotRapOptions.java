@@ -218,7 +218,11 @@ public final class HotRapOptions {
   /** Bytes of records per atomic migration batch; default 256 KiB. */
   public long migrationBatchBytes() { return migrationBatchBytes; }
 
-  /** Whether migration leaves the records RALT calls hot on the fast tier (HotRAP §3.5); default true. */
+  /**
+   * Whether migration leaves the records RALT calls hot on the fast tier and prefers files with few
+   * hot bytes (HotRAP §3.5); default true. Off, migration picks files and moves records blind to
+   * hotness.
+   */
   public boolean retainHotRecords() { return retainHotRecords; }
 
   /** The paper's name for {@link #retainHotRecords()} (ablation "no retention"); default true. */

@@ -51,6 +51,8 @@ import org.rocksdb.WriteOptions;
  */
 final class Promoter implements CommitGate.PromotionInvalidator, PromotionByCompaction, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(Promoter.class.getName());
+  /** Share of RALT's buffer that must be filled before a promotion check flushes it. */
+  static final double RALT_FLUSH_FLOOR = 0.125;
 
   private final RocksDB db;
   private final ColumnFamilyHandle fast;
@@ -189,7 +191,9 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
       // RALT answers from its files; accesses still in its buffer are invisible. A hot record is
       // often read for the second time while it sits in this very cache, so without this the check
       // would find it cold, drop it, and it would have to be read from the slow tier once more.
-      tracker.awaitQuiescence();
+      // The floor matters when the cache is small: a check of a 64 KiB cache comes every ~60
+      // slow-tier reads, and a RALT run per check would be mostly file overhead and merges.
+      tracker.flushIfBuffered(RALT_FLUSH_FLOOR);
     }
     List<PromotionCache.Entry> hot = new ArrayList<>();
     long hotBytes = 0;

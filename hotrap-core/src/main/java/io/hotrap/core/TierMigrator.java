@@ -269,7 +269,10 @@ final class TierMigrator implements AutoCloseable {
         slowFiles.add(info(f));
       }
     }
-    return MigrationPicker.pick(candidates, slowFiles, tracker::hotSizeInRange);
+    // Without retention (the paper's ablation) the choice of file is blind to hotness too: the
+    // cost-benefit pick is what keeps files of hot records on the fast tier in the first place.
+    return MigrationPicker.pick(candidates, slowFiles,
+        options.retainHotRecords() ? tracker::hotSizeInRange : (low, high) -> 0L);
   }
 
   private static MigrationPicker.FileInfo info(SstFileMetaData f) {

@@ -51,6 +51,11 @@ final class AccessBuffer {
   }
 
   /** Appends one access; false when the buffer is full (nothing is appended then). */
+  /** Bytes the buffered accesses take as records on disk. */
+  long recordBytes() {
+    return recordBytes;
+  }
+
   boolean add(byte[] key, int valueLength, long accessTime) {
     int size = AccessRecord.encodedSize(key.length);
     if (count > 0 && recordBytes + size > capacity) {

@@ -396,6 +396,30 @@ public final class Ralt implements AutoCloseable {
   }
 
   /**
+   * Makes the accesses recorded so far visible to {@link #isHot} and {@link #isStableHot}, as
+   * {@link #awaitQuiescence} does, but only when they fill at least {@code minBufferShare} of the
+   * buffer; returns whether it did. A caller that needs recent accesses seen (a promotion check)
+   * calls this often, and the floor keeps it from writing many tiny runs.
+   *
+   * @throws IllegalArgumentException if {@code minBufferShare} is not in [0, 1]
+   * @throws IllegalStateException if the tracker is closed
+   */
+  public boolean flushIfBuffered(double minBufferShare) {
+    if (!(minBufferShare >= 0 && minBufferShare <= 1)) {
+      throw new IllegalArgumentException(
+          "minBufferShare must be in [0, 1] but was " + minBufferShare);
+    }
+    synchronized (bufferLock) {
+      checkOpen();
+      if (active.isEmpty() || active.recordBytes() < minBufferShare * options.bufferBytes()) {
+        return false;
+      }
+    }
+    awaitQuiescence();
+    return true;
+  }
+
+  /**
    * Writes the buffered accesses, stops background work at the next file boundary and saves the
    * manifest. Idempotent. Open iterators stay readable until they are closed.
    */

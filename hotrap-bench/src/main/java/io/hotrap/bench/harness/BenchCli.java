@@ -186,11 +186,16 @@ public final class BenchCli {
     @Option(names = "--profile", defaultValue = "standard", description = "Default: ${DEFAULT-VALUE}")
     String profile;
 
+    @Option(names = "--command",
+        description = "The command that produced the runs, for README.md. Default: this one")
+    String command;
+
     @Mixin Common common = new Common();
 
     @Override
     public Integer call() throws Exception {
-      common.matrix(System.out).report(Profile.named(profile), commandLine());
+      common.matrix(System.out).report(Profile.named(profile),
+          command != null ? command : commandLine());
       return 0;
     }
   }

@@ -147,6 +147,9 @@ public final class Matrix {
     if (all.isEmpty()) {
       return;
     }
+    if (slowDisk == null) {
+      slowDisk = all.get(0).slowDisk(); // a report rebuilt later: the runs say what the disk was
+    }
     Map<String, List<RunResult>> byWorkload = new LinkedHashMap<>();
     for (RunResult r : all) {
       byWorkload.computeIfAbsent(r.workload() + "/" + r.recordBytes(), k -> new ArrayList<>()).add(r);

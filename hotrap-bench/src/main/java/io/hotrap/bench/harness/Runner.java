@@ -161,12 +161,10 @@ public final class Runner {
           latency.recordNanos(System.nanoTime() - t0);
         }
       } else {
-        byte[] v = values.computeIfAbsent(op.valueBytes, size -> {
-          byte[] b = new byte[size];
-          random.nextBytes(b);
-          return b;
-        });
-        v[0] = (byte) n; // not every write of a size carries the same bytes
+        byte[] v = values.computeIfAbsent(op.valueBytes, byte[]::new);
+        // Fresh random bytes for every write: values that repeat compress several times over
+        // (LZ4 within a block), and the tiers would then hold far more records than the budget says.
+        random.nextBytes(v);
         system.put(op.key, v);
       }
       done.increment();

@@ -1,0 +1,78 @@
+package io.hotrap.bench.harness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotrap.bench.report.RunResult;
+import io.hotrap.bench.workload.Keys;
+import io.hotrap.bench.workload.Workload;
+import io.hotrap.bench.workload.WorkloadParams;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunnerTest {
+  @TempDir Path dir;
+
+  private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
+
+  private SystemConfig config() {
+    return new SystemConfig(dir.resolve("fast"), dir.resolve("slow"), 4L << 20, false);
+  }
+
+  @Test
+  void loadWritesEveryKeyOnceAndTheRunReadsThemBack() throws Exception {
+    WorkloadParams params = new WorkloadParams(5_000, 100, 1L << 40, 3, 0.99);
+    Workload w = Workload.parse("rw-uniform", params);
+    try (BenchSystem s = Systems.open("rocksdb-fd", config())) {
+      Runner runner = new Runner(QUIET, 3);
+      runner.load(s, w);
+      for (int i = 0; i < 5_000; i++) {
+        assertNotNull(s.get(Keys.key(i)), "key " + i);
+      }
+      RunResult r = runner.run(s, w, Duration.ofMillis(2500),
+          new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 1.0));
+      assertEquals(2, r.samples().size(), "one sample per whole second");
+      long ops = r.samples().stream().mapToLong(x -> x.operations()).sum();
+      assertTrue(ops > 0);
+      // RW: three reads to one insert; every read is served fast on the fast disk.
+      assertEquals(1.0, r.fastHitRate(), 1e-9);
+      assertTrue(r.p99GetMicros() >= r.p50GetMicros());
+      assertTrue(r.peakRssBytes() > 0);
+    }
+  }
+
+  @Test
+  void aFailingClientStopsThePhaseAndTheFailureSurfaces() throws Exception {
+    WorkloadParams params = new WorkloadParams(1_000, 100, 1L << 40, 3, 0.99);
+    Workload w = Workload.parse("ro-uniform", params);
+    try (BenchSystem real = Systems.open("rocksdb-fd", config())) {
+      Runner runner = new Runner(QUIET, 2);
+      runner.load(real, w);
+      AtomicLong gets = new AtomicLong();
+      BenchSystem failing = new BenchSystem() {
+        @Override public String name() { return "failing"; }
+        @Override public byte[] get(byte[] key) {
+          if (gets.incrementAndGet() == 500) {
+            throw new IllegalStateException("disk gone");
+          }
+          return real.get(key);
+        }
+        @Override public void put(byte[] key, byte[] value) { real.put(key, value); }
+        @Override public void settle() { real.settle(); }
+        @Override public Counters counters() { return real.counters(); }
+        @Override public void close() {}
+      };
+      IllegalStateException e = assertThrows(IllegalStateException.class,
+          () -> runner.run(failing, w, Duration.ofSeconds(30),
+              new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 1.0)));
+      assertEquals("disk gone", e.getCause().getMessage());
+    }
+  }
+}
