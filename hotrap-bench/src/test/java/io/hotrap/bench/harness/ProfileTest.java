@@ -24,9 +24,10 @@ class ProfileTest {
     }
     for (String s : Profile.ABLATIONS) {
       assertTrue(runs.contains(s + " ro-hotspot5"), s);
-      assertTrue(runs.contains(s + " rw-hotspot5"), s);
-      assertTrue(runs.contains(s + " ro-uniform"), s);
     }
+    assertTrue(runs.contains("hotrap-no-retain rw-hotspot5"));
+    assertTrue(runs.contains("hotrap-no-by-compaction rw-hotspot5"));
+    assertTrue(runs.contains("hotrap-no-hotness-check ro-uniform"));
     assertTrue(runs.contains("hotrap ro-dynamic"));
     for (Profile.Run r : p.runs()) {
       Systems.requireKnown(r.system());
