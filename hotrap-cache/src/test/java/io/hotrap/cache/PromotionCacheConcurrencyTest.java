@@ -191,7 +191,10 @@ class PromotionCacheConcurrencyTest {
     runTogether(tasks);
 
     assertEquals(0, staleReads.get(), "stale reads");
-    assertTrue(freezes.get() > 0 && hits.get() > 0 && putBacks.get() > 0,
+    // Put-backs are not required here: whether one restores anything depends on how the threads
+    // interleave (on JDK 25 the workers sometimes finished first).
+    // putBackNeverResurrectsAnInvalidatedKey races put-backs against invalidations on purpose.
+    assertTrue(freezes.get() > 0 && hits.get() > 0,
         "the scenario exercised freezes (" + freezes + "), hits (" + hits + ") and put-backs ("
             + putBacks + ")");
     assertMutableAccountingExact(cache);
