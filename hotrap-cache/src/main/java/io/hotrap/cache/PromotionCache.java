@@ -143,7 +143,13 @@ public final class PromotionCache {
   public byte[] get(byte[] key) {
     Objects.requireNonNull(key, "key");
     Entry e = mutable.map.get(key);
-    return e != null && e.visible ? e.value : null;
+    if (e == null || !e.visible) {
+      return null;
+    }
+    if (!e.read) {
+      e.read = true; // written once per entry, so hits on a hot entry do not bounce its cache line
+    }
+    return e.value;
   }
 
   /**
@@ -160,7 +166,7 @@ public final class PromotionCache {
     if ((long) key.length + value.length > maxRecordBytes) {
       return false;
     }
-    Entry e = new Entry(key, value, true);
+    Entry e = new Entry(key, value, true, 0);
     int stripe = CacheTable.stripeOfCurrentThread();
     CacheTable t = enterMutable(stripe);
     try {
@@ -332,7 +338,8 @@ public final class PromotionCache {
 
   /**
    * Puts entries of an immutable table back into the mutable table (DESIGN.md §9: too few hot bytes
-   * to promote). An entry is skipped if its key is marked updated in {@code from} or if the mutable
+   * to promote). The new entries start {@linkplain Entry#wasRead() unread} and count
+   * {@linkplain Entry#putBacksUnread() the put-backs} they waited through unread. An entry is skipped if its key is marked updated in {@code from} or if the mutable
    * table already holds the key (that entry is at least as new). Call before releasing
    * {@code from}.
    *
@@ -357,7 +364,7 @@ public final class PromotionCache {
       if (from.isUpdated(e.key)) {
         continue;
       }
-      Entry pending = new Entry(e.key, e.value, false);
+      Entry pending = new Entry(e.key, e.value, false, (e.read ? 0 : e.putBacksUnread) + 1);
       CacheTable t = enterMutable(stripe);
       try {
         if (t.map.putIfAbsent(e.key, pending) != null) {
@@ -418,11 +425,15 @@ public final class PromotionCache {
     final byte[] value;
     /** False only while a put-back decides whether to keep the entry; hidden from readers then. */
     volatile boolean visible;
+    /** Set by the first {@link PromotionCache#get} that returns this entry. */
+    volatile boolean read;
+    final int putBacksUnread;
 
-    Entry(byte[] key, byte[] value, boolean visible) {
+    Entry(byte[] key, byte[] value, boolean visible, int putBacksUnread) {
       this.key = key;
       this.value = value;
       this.visible = visible;
+      this.putBacksUnread = putBacksUnread;
     }
 
     public byte[] key() {
@@ -431,6 +442,25 @@ public final class PromotionCache {
 
     public byte[] value() {
       return value;
+    }
+
+    /**
+     * Whether {@link PromotionCache#get} has returned this entry since it was stored (by an insert
+     * or a put-back). Monotonic; a get that races with the check of the entry may or may not be
+     * seen.
+     */
+    public boolean wasRead() {
+      return read;
+    }
+
+    /**
+     * How many put-backs in a row stored this record with no get reading it in between: 0 for an
+     * entry stored by {@link PromotionCache#insert}; one more than its source's count for a
+     * {@linkplain PromotionCache#putBack put-back} of an unread entry, and 1 for one of an entry
+     * that was read.
+     */
+    public int putBacksUnread() {
+      return putBacksUnread;
     }
 
     /** Charged bytes: key and value lengths plus {@link #ENTRY_OVERHEAD_BYTES}. */

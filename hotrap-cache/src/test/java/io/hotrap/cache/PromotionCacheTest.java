@@ -321,6 +321,51 @@ class PromotionCacheTest {
   }
 
   @Test
+  void aGetMarksTheEntryItReturnedAsRead() {
+    PromotionCache c = cache(1 << 20);
+    c.insert(b("read"), b("v"));
+    c.insert(b("unread"), b("v"));
+    c.get(b("read"));
+    c.get(b("absent"));
+    ImmutablePromotionCache imm = c.freeze();
+    Iterator<Entry> it = imm.iterator();
+    Entry read = it.next();
+    Entry unread = it.next();
+    assertArrayEquals(b("read"), read.key());
+    assertTrue(read.wasRead());
+    assertFalse(unread.wasRead());
+    assertEquals(0, read.putBacksUnread());
+    assertEquals(0, unread.putBacksUnread());
+  }
+
+  @Test
+  void putBackCountsTheChecksAnEntryWaitedThroughUnread() {
+    PromotionCache c = cache(1 << 20);
+    c.insert(b("a"), b("v"));
+    c.insert(b("b"), b("v"));
+    ImmutablePromotionCache first = c.freeze();
+    c.putBack(first, first);
+    c.release(first);
+    c.get(b("a"));
+    ImmutablePromotionCache second = c.freeze();
+    List<Entry> waited = new ArrayList<>();
+    second.forEach(waited::add);
+    assertEquals(1, waited.get(0).putBacksUnread());
+    assertTrue(waited.get(0).wasRead());
+    assertEquals(1, waited.get(1).putBacksUnread());
+    assertFalse(waited.get(1).wasRead());
+    c.putBack(second, second);
+    c.release(second);
+    ImmutablePromotionCache third = c.freeze();
+    Iterator<Entry> it = third.iterator();
+    Entry a = it.next();
+    Entry b = it.next();
+    assertEquals(1, a.putBacksUnread(), "a was read while it waited: its count starts over");
+    assertFalse(a.wasRead(), "a put-back entry starts unread");
+    assertEquals(2, b.putBacksUnread());
+  }
+
+  @Test
   void entryExposesKeyValueAndCharge() {
     PromotionCache c = cache(1 << 20);
     byte[] key = b("key");

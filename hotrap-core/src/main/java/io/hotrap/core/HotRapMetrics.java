@@ -81,6 +81,11 @@ public final class HotRapMetrics implements MeterBinder {
         c -> c.promotionsSkippedUpdated.sum());
     counter(registry, "hotrap.promotion.skipped", skippedHelp, null, "reason", "in.fast",
         c -> c.promotionsSkippedInFast.sum());
+    counter(registry, "hotrap.promotion.skipped", skippedHelp, null, "reason", "put.back.unread",
+        c -> c.promotionsDroppedUnread.sum());
+    counter(registry, "hotrap.promotion.returned",
+        "Records taken as hot because a recent promotion check had turned their key down", null,
+        null, null, c -> c.promotionCandidatesReturned.sum());
     counter(registry, "hotrap.migration.records", "Records moved or kept by tier migration", null,
         "kind", "demoted", c -> c.recordsDemoted.sum());
     counter(registry, "hotrap.migration.records", "Records moved or kept by tier migration", null,

@@ -25,6 +25,8 @@ public final class HotRapStats {
   private final long promotionInsertsAborted;
   private final long promotionsSkippedUpdated;
   private final long promotionsSkippedInFast;
+  private final long promotionCandidatesReturned;
+  private final long promotionsDroppedUnread;
   private final long migrationNanos;
   private final long migrationFailures;
   private final long retentionOverrides;
@@ -57,6 +59,8 @@ public final class HotRapStats {
     promotionInsertsAborted = c.promotionInsertsAborted.sum();
     promotionsSkippedUpdated = c.promotionsSkippedUpdated.sum();
     promotionsSkippedInFast = c.promotionsSkippedInFast.sum();
+    promotionCandidatesReturned = c.promotionCandidatesReturned.sum();
+    promotionsDroppedUnread = c.promotionsDroppedUnread.sum();
     migrationNanos = c.migrationNanos.sum();
     migrationFailures = c.migrationFailures.sum();
     retentionOverrides = c.retentionOverrides.sum();
@@ -125,6 +129,19 @@ public final class HotRapStats {
   /** Records not promoted because the fast tier held the key at commit time. */
   public long promotionsSkippedInFast() { return promotionsSkippedInFast; }
 
+  /**
+   * Records that a promotion check took as hot because a recent check had turned their key down
+   * (read from the slow tier again within the window), though RALT did not yet call them
+   * stable-hot.
+   */
+  public long promotionCandidatesReturned() { return promotionCandidatesReturned; }
+
+  /**
+   * Records dropped by a promotion check because an earlier check had put them back for want of
+   * company and no get read them from the cache while they waited.
+   */
+  public long promotionsDroppedUnread() { return promotionsDroppedUnread; }
+
   /** Migration steps (one fast-tier file each). */
   public long migrations() { return migrations; }
 
@@ -165,6 +182,8 @@ public final class HotRapStats {
         + ", promotionCacheHits=" + promotionCacheHits + ", promotionInsertsAborted=" + promotionInsertsAborted
         + ", promotionsSkippedUpdated=" + promotionsSkippedUpdated
         + ", promotionsSkippedInFast=" + promotionsSkippedInFast
+        + ", promotionCandidatesReturned=" + promotionCandidatesReturned
+        + ", promotionsDroppedUnread=" + promotionsDroppedUnread
         + ", migrations=" + migrations + ", migrationMillis=" + migrationNanos / 1_000_000
         + ", migrationFailures=" + migrationFailures + ", retentionOverrides=" + retentionOverrides
         + ", writeStalls=" + writeStalls + ", writeStallMillis=" + writeStallNanos / 1_000_000

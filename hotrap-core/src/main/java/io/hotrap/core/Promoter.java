@@ -2,6 +2,8 @@ package io.hotrap.core;
 
 import io.hotrap.cache.ImmutablePromotionCache;
 import io.hotrap.cache.PromotionCache;
+import io.hotrap.cache.RecentKeyFilter;
+import io.hotrap.ralt.RaltStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -42,6 +44,26 @@ import org.rocksdb.WriteOptions;
  * the latest; promoting those would copy recently read cold records to the fast disk under uniform
  * access.
  *
+ * <p><b>Keys that came back.</b> RALT learns that a key came back (Algorithm 1's test for stable)
+ * only when the runs holding its two accesses merge. A hot set read in passes from a cold tracker
+ * would then be promoted only on its third pass: the second read of each key is checked before any
+ * merge has folded it with the first. So the flush check remembers the keys it turned down in a
+ * {@link RecentKeyFilter} whose window is RALT's hot-set limit in records, and takes a key it finds
+ * there, or that a get read from the cache, as having come back — the test Algorithm 1 makes,
+ * seen at once. Such records are taken only as far as RALT's hot set has room to grow
+ * ({@link #returnRoom}): beyond it retention would demote them again. Promotion by compaction does
+ * not consult the filter: it runs on the migrator's thread and the filter has one owner.
+ *
+ * <p><b>Put back, then read.</b> A record put back for want of company (DESIGN.md §9) that
+ * waits through {@value #MAX_PUT_BACKS_UNREAD} checks in a row without a get reading it from the
+ * cache is dropped by the next one. Under uniform reads the few records that come back by chance
+ * would otherwise be put back check after check and pile up until they fill half a file and get
+ * promoted, though a record that came back by chance is no likelier than any other to be read a
+ * third time. A hot record is read while it waits, and a hot set needs few checks to gather.
+ *
+ * <p><b>Writes first.</b> While the fast tier is at the writer-stall threshold, promotion by flush
+ * puts its records back instead of writing them: user writes waiting for room come first.
+ *
  * <p>In both paths a record is also dropped when the fast tier holds its key at commit time (a
  * promoted copy would be the same version at best). Promotion writes only to the fast tier; the
  * copy left in the slow tier is harmless (I1).
@@ -53,6 +75,18 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   private static final Logger LOG = Logger.getLogger(Promoter.class.getName());
   /** Share of RALT's buffer that must be filled before a promotion check flushes it. */
   static final double RALT_FLUSH_FLOOR = 0.125;
+  /**
+   * Largest window of the recent-key filter, in keys: bounds its memory at 2 generations of
+   * 32 Mibit (8 MiB).
+   */
+  static final int MAX_RECENT_WINDOW = 1 << 21;
+  /**
+   * Checks a record may wait through, put back each time for want of company, with no get reading
+   * it; the next check drops it. One is not enough: a hot set read in passes reaches a check half
+   * from the pass that turned its keys down and half from the pass that brings them back, and the
+   * returned half, put back, is not read again before the next check.
+   */
+  static final int MAX_PUT_BACKS_UNREAD = 2;
 
   private final RocksDB db;
   private final ColumnFamilyHandle fast;
@@ -67,6 +101,11 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   private final ExecutorService checker;
   private final Object idle = new Object();
   private int pendingChecks;
+  /** Keys the flush check turned down lately; confined to the checker thread. */
+  private RecentKeyFilter recent;
+  /** Key + value bytes and count of the records checked, for the filter's window in records. */
+  private long checkedRecordBytes;
+  private long checkedRecords;
   private volatile boolean stopping;
 
   Promoter(RocksDB db, ColumnFamilyHandle fast, HotRapOptions options, CommitGate gate,
@@ -195,26 +234,93 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
       // slow-tier reads, and a RALT run per check would be mostly file overhead and merges.
       tracker.flushIfBuffered(RALT_FLUSH_FLOOR);
     }
+    RecentKeyFilter turnedDown = null;
+    long returnRoom = 0;
+    if (options.hotnessCheck()) {
+      RaltStats ralt = tracker.stats();
+      turnedDown = recentKeyFilter(imm, ralt);
+      returnRoom = returnRoom(ralt);
+    }
     List<PromotionCache.Entry> hot = new ArrayList<>();
     long hotBytes = 0;
+    long returned = 0;
+    long unread = 0;
     for (PromotionCache.Entry e : imm) {
-      if (options.hotnessCheck() && !tracker.isStableHot(e.key())) {
+      if (e.putBacksUnread() >= MAX_PUT_BACKS_UNREAD && !e.wasRead()) {
+        unread++;
+        if (turnedDown != null) {
+          turnedDown.add(e.key());
+        }
         continue;
+      }
+      if (turnedDown != null && !tracker.isStableHot(e.key())) {
+        // Read again from this cache, or turned down lately and read from the slow tier again: it
+        // came back, whether or not RALT has merged its accesses yet.
+        boolean cameBack = e.wasRead() || turnedDown.mightContain(e.key());
+        long size = e.key().length + e.value().length;
+        if (!cameBack || size > returnRoom) {
+          if (!cameBack) {
+            turnedDown.add(e.key());
+          }
+          continue;
+        }
+        returnRoom -= size;
+        returned++;
       }
       hot.add(e);
       hotBytes += e.bytes();
     }
+    counters.promotionsDroppedUnread.add(unread);
+    counters.promotionCandidatesReturned.add(returned);
     if (hot.isEmpty() || stopping) {
       return;
     }
-    if (hotBytes < cache.targetBytes() / 2) {
-      // Too few to make a file of; they wait in the mutable cache for more company.
+    if (hotBytes < cache.targetBytes() / 2 || counters.fastSstBytes >= options.writeStallBytes()) {
+      // Too few to make a file of: they wait in the mutable cache for more company. Or the fast
+      // tier is at the writer-stall threshold: user writes are being held back for room, and a
+      // promotion would take that room from them (and be demoted by the migration that makes it).
       cache.putBack(imm, hot);
       return;
     }
     hooks.beforeFlushCommit(imm);
     long promoted = commit(hot, imm::isUpdated);
     counters.bytesPromotedByFlush.add(promoted);
+  }
+
+  /**
+   * The recent-key filter with its window set to RALT's hot-set limit in records of the mean size
+   * checked so far.
+   */
+  private RecentKeyFilter recentKeyFilter(ImmutablePromotionCache imm, RaltStats ralt) {
+    for (PromotionCache.Entry e : imm) {
+      checkedRecordBytes += e.key().length + e.value().length;
+      checkedRecords++;
+    }
+    long limit = ralt != null ? ralt.hotSetLimit() : 0;
+    long window = limit / Math.max(1, checkedRecordBytes / Math.max(1, checkedRecords));
+    window = Math.max(RecentKeyFilter.MIN_WINDOW, Math.min(MAX_RECENT_WINDOW, window));
+    if (recent == null) {
+      recent = new RecentKeyFilter((int) window, MAX_RECENT_WINDOW);
+    } else {
+      recent.setWindow(window);
+    }
+    return recent;
+  }
+
+  /**
+   * Hot bytes (key + value) of records that came back which one check may take as hot: what RALT's
+   * hot set can still grow to hold — up to R_hs with auto-tuning, else up to its fixed limit. When
+   * the reads' hot set is larger than that, RALT keeps only part of it hot, retention demotes the
+   * rest, and promoting the rest would only feed a loop of promotion and demotion that crowds user
+   * writes out of the fast tier.
+   */
+  private long returnRoom(RaltStats ralt) {
+    if (ralt == null) {
+      return 0;
+    }
+    long cap = options.raltOptions().autoTuning()
+        ? options.raltOptions().maxHotSetLimit() : ralt.hotSetLimit();
+    return Math.max(0, cap - ralt.hotSetBytes());
   }
 
   /** Promotion by compaction of a migrated range (DESIGN.md §7 step 3). */

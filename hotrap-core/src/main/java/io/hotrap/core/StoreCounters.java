@@ -28,6 +28,8 @@ final class StoreCounters {
   final LongAdder promotionInsertsAborted = new LongAdder();
   final LongAdder promotionsSkippedUpdated = new LongAdder();
   final LongAdder promotionsSkippedInFast = new LongAdder();
+  final LongAdder promotionCandidatesReturned = new LongAdder();
+  final LongAdder promotionsDroppedUnread = new LongAdder();
   volatile long fastSstBytes;
   volatile long slowSstBytes;
   volatile long maxFastSstBytes;

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What promotion is for: with the fast budget at a tenth of the data and most records in the slow
- * tier, a hot spot read four times over is served without the slow tier; uniform reads promote
- * next to nothing unless the hotness check is off.
+ * tier, a hot spot read twice over is served without the slow tier; uniform reads promote next to
+ * nothing unless the hotness check is off.
  */
 class PromotionHitRateTest {
   static final long BUDGET = 2L << 20;
@@ -27,13 +27,12 @@ class PromotionHitRateTest {
   /** Share of reads that go to the hot keys (hotspot-5%: 5% of the keys get 95% of the reads). */
   static final double HOT_SHARE = 0.95;
   /**
-   * Passes over the hot set before the measured window. A key read for the second time is known to
-   * RALT as soon as its first access is still in the hot set; from a cold tracker that is not yet
-   * so for the first keys of the second pass (their first accesses were flushed before RALT's first
-   * eviction set a threshold): two passes measured 0.76–0.86, three 0.90–0.94, four 0.94–0.95
+   * Passes over the hot set before the measured window: the issue's "after reading twice the hot
+   * set". From a cold tracker the second pass is where keys come back; the promotion check knows
+   * them from its recent-key filter before RALT has merged their two accesses. Measured 0.94–0.95
    * (the ceiling is 0.95: the cold reads miss).
    */
-  static final int WARM_UP_PASSES = 4;
+  static final int WARM_UP_PASSES = 2;
 
   @TempDir Path dir;
 
@@ -53,7 +52,7 @@ class PromotionHitRateTest {
   }
 
   @Test
-  void hotSpotIsServedWithoutTheSlowTierAfterFourPassesOverIt() throws Exception {
+  void hotSpotIsServedWithoutTheSlowTierAfterTwoPassesOverIt() throws Exception {
     try (HotRapDB db = HotRapDB.open(store(dir).build())) {
       load(db, RECORDS);
       HotRapStats loaded = db.stats();
@@ -105,15 +104,15 @@ class PromotionHitRateTest {
   }
 
   @Test
-  void uniformReadsPromoteUnderFivePercentOfWhatPromotingEverythingDoes() throws Exception {
+  void uniformReadsPromoteUnderOnePercentOfWhatPromotingEverythingDoes() throws Exception {
     long checked = uniformPromotedBytes(dir.resolve("checked"), true);
     long unchecked = uniformPromotedBytes(dir.resolve("unchecked"), false);
     System.out.printf("uniform reads promoted %d bytes with the hotness check, %d without%n", checked, unchecked);
     assertTrue(unchecked > 0);
-    // Measured: 0 bytes in most runs, up to 2.7% of the unchecked figure in about one run of six,
-    // when chance repeats within Algorithm 1's window (Δc·R of accesses, here a sixth of the data)
-    // gather enough stable-hot records in the promotion cache to fill half a file.
-    assertTrue(checked < unchecked / 20, checked + " vs " + unchecked);
+    // Chance repeats within Algorithm 1's window (Δc·R of accesses, here a sixth of the data) and
+    // within the recent-key filter's make a few records per check hot; they are put back and, not
+    // read again while they wait, dropped before they can fill half a file. Measured: 0 bytes.
+    assertTrue(checked < unchecked / 100, checked + " vs " + unchecked);
   }
 
   private static long uniformPromotedBytes(Path root, boolean hotnessCheck) {
