@@ -29,6 +29,9 @@ final class StoreCounters {
   final LongAdder promotionsSkippedUpdated = new LongAdder();
   final LongAdder promotionsSkippedInFast = new LongAdder();
   final LongAdder promotionCandidatesReturned = new LongAdder();
+  /** User writes waiting in {@link WriteThrottle} for room on the fast tier right now. */
+  final java.util.concurrent.atomic.AtomicInteger writersStalled =
+      new java.util.concurrent.atomic.AtomicInteger();
   final LongAdder promotionsDroppedUnread = new LongAdder();
   volatile long fastSstBytes;
   volatile long slowSstBytes;

@@ -43,6 +43,7 @@ final class WriteThrottle {
     long start = System.nanoTime();
     long deadline = start + maxStallNanos;
     counters.writeStalls.increment();
+    counters.writersStalled.incrementAndGet();
     boolean interrupted = false;
     lock.lock();
     try {
@@ -60,6 +61,7 @@ final class WriteThrottle {
       }
     } finally {
       lock.unlock();
+      counters.writersStalled.decrementAndGet();
       counters.writeStallNanos.add(System.nanoTime() - start);
       if (interrupted) {
         Thread.currentThread().interrupt();

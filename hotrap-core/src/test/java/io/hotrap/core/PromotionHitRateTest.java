@@ -3,9 +3,11 @@ package io.hotrap.core;
 import static io.hotrap.core.TestStores.key;
 import static io.hotrap.core.TestStores.small;
 import static io.hotrap.core.TestStores.value;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -53,7 +55,8 @@ class PromotionHitRateTest {
 
   @Test
   void hotSpotIsServedWithoutTheSlowTierAfterTwoPassesOverIt() throws Exception {
-    try (HotRapDB db = HotRapDB.open(store(dir).build())) {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (HotRapDB db = HotRapDB.open(store(dir).meterRegistry(registry).build())) {
       load(db, RECORDS);
       HotRapStats loaded = db.stats();
       assertTrue(loaded.slowSstBytes() > 4 * loaded.fastSstBytes(), "most data in slow: " + loaded);
@@ -91,6 +94,12 @@ class PromotionHitRateTest {
       double hitRate = (double) fast / (fast + slow);
       System.out.printf("hotspot-5%% hit rate without the slow tier: %.4f; %s%n", hitRate, after);
       assertTrue(hitRate >= 0.9, "hit rate " + hitRate + "; " + after);
+      // The second pass is recognised by the check's recent-key filter, before RALT merges.
+      assertTrue(after.promotionCandidatesReturned() > hotKeys / 4, after.toString());
+      assertEquals((double) after.promotionCandidatesReturned(),
+          registry.get("hotrap.promotion.returned").functionCounter().count());
+      assertEquals((double) after.promotionsDroppedUnread(), registry.get("hotrap.promotion.skipped")
+          .tag("reason", "put.back.unread").functionCounter().count());
     }
   }
 
@@ -127,6 +136,10 @@ class PromotionHitRateTest {
       }
       db.awaitBackgroundWork();
       HotRapStats s = db.stats();
+      if (hotnessCheck) {
+        // What keeps chance repeats from piling up into a promotion.
+        assertTrue(s.promotionsDroppedUnread() > 0, s.toString());
+      }
       return s.bytesPromotedByFlush() + s.bytesPromotedByCompaction();
     }
   }
