@@ -32,6 +32,9 @@ public final class Main {
       "               [--fast-disk-mib 200] [--streams hotspot5,zipfian,uniform]",
       "  migration    write-only load at 10x the fast budget: demotion MiB/s, fast-tier write amp.",
       "               [--dir hotrap-data/migration] [--budget-mib 8] [--times 10] [--value-bytes 1000]",
+      "  cold-get     cold slow-tier gets, promotion on against off, in alternating paired rounds",
+      "               [--dir hotrap-data/cold-get] [--budget-mib 4] [--times 50] [--rounds 30]",
+      "               [--round-ms 2000] [--warmup-rounds 4] [--value-bytes 1000] [--seed 17]",
       "  jmh [args]   the JMH benchmarks, with JMH's own arguments (-l lists, -h helps)",
       "");
 
@@ -68,6 +71,9 @@ public final class Main {
           if (code != 0) {
             System.exit(code);
           }
+          break;
+        case "cold-get":
+          io.hotrap.bench.core.ColdGetPaired.run(rest, out);
           break;
         case "disk-probe":
           io.hotrap.bench.disk.DiskProbe.run(rest, out);

@@ -121,6 +121,32 @@ final class AccessTracker implements AutoCloseable {
     }
   }
 
+  /** RALT's hot-set limit, or 0 when tracking is off. */
+  long hotSetLimit() {
+    if (!available) {
+      return 0;
+    }
+    try {
+      return ralt.hotSetLimit();
+    } catch (RuntimeException e) {
+      fail("hotSetLimit", e);
+      return 0;
+    }
+  }
+
+  /** Hot bytes of RALT's hot set, or 0 when tracking is off. */
+  long hotSetBytes() {
+    if (!available) {
+      return 0;
+    }
+    try {
+      return ralt.hotSetBytes();
+    } catch (RuntimeException e) {
+      fail("hotSetBytes", e);
+      return 0;
+    }
+  }
+
   /** RALT's statistics, or null when tracking is off. */
   RaltStats stats() {
     if (!available) {

@@ -3,7 +3,6 @@ package io.hotrap.core;
 import io.hotrap.cache.ImmutablePromotionCache;
 import io.hotrap.cache.PromotionCache;
 import io.hotrap.cache.RecentKeyFilter;
-import io.hotrap.ralt.RaltStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -244,9 +243,8 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     RecentKeyFilter turnedDown = null;
     long returnRoom = 0;
     if (options.hotnessCheck()) {
-      RaltStats ralt = tracker.stats();
-      turnedDown = recentKeyFilter(imm, ralt);
-      returnRoom = returnRoom(ralt);
+      turnedDown = recentKeyFilter(imm);
+      returnRoom = returnRoom();
     }
     List<PromotionCache.Entry> hot = new ArrayList<>();
     long hotBytes = 0;
@@ -298,12 +296,12 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
    * The recent-key filter with its window set to RALT's hot-set limit in records of the mean size
    * checked so far.
    */
-  private RecentKeyFilter recentKeyFilter(ImmutablePromotionCache imm, RaltStats ralt) {
+  private RecentKeyFilter recentKeyFilter(ImmutablePromotionCache imm) {
     for (PromotionCache.Entry e : imm) {
       checkedRecordBytes += e.key().length + e.value().length;
       checkedRecords++;
     }
-    long limit = ralt != null ? ralt.hotSetLimit() : 0;
+    long limit = tracker.hotSetLimit();
     long window = limit / Math.max(1, checkedRecordBytes / Math.max(1, checkedRecords));
     window = Math.max(RecentKeyFilter.MIN_WINDOW, Math.min(MAX_RECENT_WINDOW, window));
     if (recent == null) {
@@ -321,13 +319,13 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
    * rest, and promoting the rest would only feed a loop of promotion and demotion that crowds user
    * writes out of the fast tier.
    */
-  private long returnRoom(RaltStats ralt) {
-    if (ralt == null) {
+  private long returnRoom() {
+    if (!tracker.available()) {
       return 0;
     }
     long cap = options.raltOptions().autoTuning()
-        ? options.raltOptions().maxHotSetLimit() : ralt.hotSetLimit();
-    return Math.max(0, cap - ralt.hotSetBytes());
+        ? options.raltOptions().maxHotSetLimit() : tracker.hotSetLimit();
+    return Math.max(0, cap - tracker.hotSetBytes());
   }
 
   /** Promotion by compaction of a migrated range (DESIGN.md §7 step 3). */

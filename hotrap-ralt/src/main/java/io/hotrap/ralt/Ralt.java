@@ -352,6 +352,28 @@ public final class Ralt implements AutoCloseable {
    *
    * @throws IllegalStateException if the tracker is closed
    */
+  /**
+   * The hot-set limit now, in hot bytes (key + value length); auto-tuning moves it after every
+   * eviction. The same as {@code stats().hotSetLimit()}, without taking the buffer's lock or
+   * counting the rest of the statistics, for callers that ask often.
+   *
+   * @throws IllegalStateException if the tracker is closed
+   */
+  public long hotSetLimit() {
+    checkOpen();
+    return hotSetLimit;
+  }
+
+  /**
+   * Hot bytes of the hot set now, as in {@code stats().hotSetBytes()}, without the lock.
+   *
+   * @throws IllegalStateException if the tracker is closed
+   */
+  public long hotSetBytes() {
+    checkOpen();
+    return current.hotBytes;
+  }
+
   public RaltStats stats() {
     checkOpen();
     Version v = current;

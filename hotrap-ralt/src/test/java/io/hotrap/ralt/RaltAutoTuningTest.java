@@ -1,6 +1,7 @@
 package io.hotrap.ralt;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -83,6 +84,8 @@ class RaltAutoTuningTest {
         ralt.awaitQuiescence();
         RaltStats stats = ralt.stats();
         long limit = stats.hotSetLimit();
+        assertEquals(limit, ralt.hotSetLimit(), "the lock-free reading of the limit");
+        assertEquals(stats.hotSetBytes(), ralt.hotSetBytes(), "the lock-free reading of hot bytes");
         report.add(String.format("%s: hot-set limit %d (hotspot %d, stable %d, hot set %d)",
             stage.name, limit, stage.hotBytes, stats.stableHotBytes(), stats.hotSetBytes()));
         if (stage.hotBytes == 0) {

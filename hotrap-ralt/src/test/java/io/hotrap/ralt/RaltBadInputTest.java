@@ -95,6 +95,8 @@ class RaltBadInputTest {
         Arguments.of("hotSizeInRange", (RaltCall) r -> r.hotSizeInRange(k, k)),
         Arguments.of("hotKeys", (RaltCall) r -> r.hotKeys(k, k).close()),
         Arguments.of("stats", (RaltCall) Ralt::stats),
+        Arguments.of("hotSetLimit", (RaltCall) Ralt::hotSetLimit),
+        Arguments.of("hotSetBytes", (RaltCall) Ralt::hotSetBytes),
         Arguments.of("awaitQuiescence", (RaltCall) Ralt::awaitQuiescence));
   }
 
