@@ -59,6 +59,10 @@ public final class ImmutablePromotionCache implements Iterable<Entry> {
     }
   }
 
+  Entry entry(byte[] key) {
+    return table.map.get(key);
+  }
+
   boolean holds(Entry e) {
     return table.map.get(e.key) == e;
   }

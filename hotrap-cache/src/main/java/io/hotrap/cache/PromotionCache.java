@@ -28,8 +28,12 @@ import java.util.Objects;
  *       {@linkplain #putBack put some back} into the mutable table when too few are hot, and
  *       {@linkplain #release releases} it (promotion by flush, DESIGN.md §9).
  * </ol>
- * Immutable tables are not read by {@link #get}: they are being checked and will be promoted or
- * dropped (as in the official HotRAP code). The cache stores what it is given; deciding whether a
+ * {@link #get} reads the mutable table, then the immutable tables not yet released, newest first,
+ * skipping keys marked updated there. The official HotRAP code does not read immutable tables
+ * (DESIGN.md §4); but a check takes a while — it waits for RALT to write its buffer — and every
+ * get of a key in the table being checked went to the slow tier meanwhile: with a hot set read at
+ * full speed, a measured hit rate moved between 0.90 and 0.95 with the checker's timing. The cache
+ * stores what it is given; deciding whether a
  * record may be cached (the stripe write counter of rule P2, DESIGN.md §6) is the caller's job.
  *
  * <p><b>Size.</b> Each entry is charged {@code key.length + value.length + }{@link
@@ -137,12 +141,22 @@ public final class PromotionCache {
   }
 
   /**
-   * The cached value of {@code key} in the mutable table, or {@code null}. Immutable tables are not
-   * read. The returned array is shared: do not modify it.
+   * The cached value of {@code key}, or {@code null}: from the mutable table, else from the newest
+   * immutable table not yet released that holds the key, unless the key is marked updated there.
+   * The returned array is shared: do not modify it.
+   *
+   * <p>Why an immutable entry is as fresh as a mutable one: a write of the key marks it updated in
+   * every immutable table before it removes it from the mutable one, and the marks are kept until
+   * release; so a get that begins after an invalidation returned finds the key marked in any
+   * immutable table that holds it (and a newer version of the key, inserted after the write, sits
+   * in a newer table, which is read first).
    */
   public byte[] get(byte[] key) {
     Objects.requireNonNull(key, "key");
     Entry e = mutable.map.get(key);
+    if (e == null) {
+      e = fromImmutables(key);
+    }
     if (e == null || !e.visible) {
       return null;
     }
@@ -150,6 +164,19 @@ public final class PromotionCache {
       e.read = true; // written once per entry, so hits on a hot entry do not bounce its cache line
     }
     return e.value;
+  }
+
+  /** The entry of {@code key} in the newest unreleased immutable table holding it, if not updated. */
+  private Entry fromImmutables(byte[] key) {
+    // Read after the mutable reference, as invalidate does: a table frozen since is in the list.
+    ImmutablePromotionCache[] imms = checking;
+    for (int i = imms.length - 1; i >= 0; i--) {
+      Entry e = imms[i].entry(key);
+      if (e != null) {
+        return imms[i].isUpdated(key) ? null : e;
+      }
+    }
+    return null;
   }
 
   /**

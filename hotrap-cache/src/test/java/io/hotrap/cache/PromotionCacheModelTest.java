@@ -132,6 +132,16 @@ class PromotionCacheModelTest {
         cache.release(imm.real);
       } else {
         byte[] expected = mutable.get(key);
+        if (expected == null) {
+          // Then the newest unreleased immutable holding the key, unless updated there.
+          for (int i = immutables.size() - 1; i >= 0; i--) {
+            ModelImmutable imm = immutables.get(i);
+            if (imm.entries.containsKey(key)) {
+              expected = imm.updated.contains(key) ? null : imm.entries.get(key);
+              break;
+            }
+          }
+        }
         byte[] got = cache.get(key);
         if (expected == null) {
           assertEquals(null, got, where);

@@ -201,14 +201,16 @@ class PromotionCacheTest {
   }
 
   @Test
-  void freezeMovesEntriesToAnImmutableTableThatGetDoesNotRead() {
+  void freezeMovesEntriesToAnImmutableTableThatGetReadsUntilReleased() {
     PromotionCache c = cache(1 << 20);
     c.insert(b("b"), b("2"));
     c.insert(b("a"), b("1"));
     long bytes = c.mutableBytes();
     ImmutablePromotionCache imm = c.freeze();
 
-    assertNull(c.get(b("a")), "immutable tables are not read (DESIGN.md §4)");
+    assertArrayEquals(b("1"), c.get(b("a")), "served from the immutable table being checked");
+    c.invalidate(b("b"));
+    assertNull(c.get(b("b")), "a key written since the freeze is not served from the immutable");
     assertEquals(0, c.mutableBytes());
     assertEquals(0, c.mutableSize());
     assertEquals(bytes, imm.bytes());
@@ -219,6 +221,26 @@ class PromotionCacheTest {
     Iterator<Entry> it = imm.iterator();
     assertArrayEquals(b("a"), it.next().key());
     assertThrows(UnsupportedOperationException.class, it::remove);
+    c.insert(b("a"), b("9"));
+    assertArrayEquals(b("9"), c.get(b("a")), "the mutable table comes first");
+    c.release(imm);
+    assertNull(c.get(b("b")));
+    c.invalidate(b("a"));
+    assertNull(c.get(b("a")), "released tables are not read");
+  }
+
+  @Test
+  void getReadsTheNewestImmutableHoldingTheKey() {
+    PromotionCache c = cache(1 << 20);
+    c.insert(b("k"), b("old"));
+    ImmutablePromotionCache older = c.freeze();
+    c.invalidate(b("k"));
+    c.insert(b("k"), b("new"));
+    ImmutablePromotionCache newer = c.freeze();
+    assertArrayEquals(b("new"), c.get(b("k")));
+    c.release(newer);
+    assertNull(c.get(b("k")), "the older copy is marked updated");
+    c.release(older);
   }
 
   @Test

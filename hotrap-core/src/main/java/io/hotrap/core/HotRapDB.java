@@ -35,7 +35,7 @@ import org.rocksdb.WriteOptions;
  *
  * <p><b>Paths</b> (DESIGN.md §4). {@code put} writes the fast tier. {@code delete} writes
  * tombstones to both tiers in one atomic batch, so that no compaction of either tier can bring an
- * older value back (I3). {@code get} reads the fast tier, then the mutable promotion cache, then
+ * older value back (I3). {@code get} reads the fast tier, then the promotion cache, then
  * the slow tier, and offers a slow hit to the cache ({@link Promoter}, rule P2 of DESIGN.md §6); a version reaches the slow tier only through the fast tier,
  * and leaves the fast tier in the same atomic batch that writes it to the slow one, so a fast hit
  * is always the newest version (I1, I2). Scans merge both tiers at one snapshot. Every returned
@@ -214,8 +214,8 @@ public final class HotRapDB implements AutoCloseable {
   }
 
   /**
-   * Fast tier, then the mutable promotion cache, then the slow tier (DESIGN.md §4). Reads at a
-   * snapshot ({@code latest} false) skip the cache, which holds only newest versions, and do not
+   * Fast tier, then the promotion cache (its mutable table, then the tables being checked), then
+   * the slow tier (DESIGN.md §4). Reads at a snapshot ({@code latest} false) skip the cache, which holds only newest versions, and do not
    * offer what they read to it.
    */
   private byte[] read(ReadOptions ro, byte[] key, boolean latest) {

@@ -117,7 +117,7 @@ public final class HotRapStats {
   /** Key plus value bytes written into the fast tier by promotion by compaction (DESIGN.md §7 step 3). */
   public long bytesPromotedByCompaction() { return bytesPromotedByCompaction; }
 
-  /** Gets served by the mutable promotion cache (also counted in {@link #getsServedFast()}). */
+  /** Gets served by the promotion cache (also counted in {@link #getsServedFast()}). */
   public long promotionCacheHits() { return promotionCacheHits; }
 
   /** Slow-tier hits not cached because a write of the key's stripe raced the read (rule P2). */

@@ -145,7 +145,10 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     return stripes.counter(stripes.stripeOf(key));
   }
 
-  /** The mutable cache's copy of {@code key}, or null; counted as a hit. */
+  /**
+   * The promotion cache's copy of {@code key} (mutable table, then those being checked), or null;
+   * counted as a hit.
+   */
   byte[] lookup(byte[] key) {
     byte[] v = cache.get(key);
     if (v == null) {
