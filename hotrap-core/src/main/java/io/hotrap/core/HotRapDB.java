@@ -215,8 +215,8 @@ public final class HotRapDB implements AutoCloseable {
 
   /**
    * Fast tier, then the promotion cache (its mutable table, then the tables being checked), then
-   * the slow tier (DESIGN.md §4). Reads at a snapshot ({@code latest} false) skip the cache, which holds only newest versions, and do not
-   * offer what they read to it.
+   * the slow tier (DESIGN.md §4). Reads at a snapshot ({@code latest} false) skip the cache, which
+   * holds only newest versions, and do not offer what they read to it.
    */
   private byte[] read(ReadOptions ro, byte[] key, boolean latest) {
     try {
