@@ -33,8 +33,8 @@ import java.util.Objects;
  * (DESIGN.md §4); but a check takes a while — it waits for RALT to write its buffer — and every
  * get of a key in the table being checked went to the slow tier meanwhile: with a hot set read at
  * full speed, a measured hit rate moved between 0.90 and 0.95 with the checker's timing. The cache
- * stores what it is given; deciding whether a
- * record may be cached (the stripe write counter of rule P2, DESIGN.md §6) is the caller's job.
+ * stores what it is given; deciding whether a record may be cached (the stripe write counter of
+ * rule P2, DESIGN.md §6) is the caller's job.
  *
  * <p><b>Size.</b> Each entry is charged {@code key.length + value.length + }{@link
  * #ENTRY_OVERHEAD_BYTES}. {@link #isFull()} tells when the mutable table's charge has reached the
@@ -366,9 +366,9 @@ public final class PromotionCache {
   /**
    * Puts entries of an immutable table back into the mutable table (DESIGN.md §9: too few hot bytes
    * to promote). The new entries start {@linkplain Entry#wasRead() unread} and count
-   * {@linkplain Entry#putBacksUnread() the put-backs} they waited through unread. An entry is skipped if its key is marked updated in {@code from} or if the mutable
-   * table already holds the key (that entry is at least as new). Call before releasing
-   * {@code from}.
+   * {@linkplain Entry#putBacksUnread() the put-backs} they waited through unread. An entry is
+   * skipped if its key is marked updated in {@code from} or if the mutable table already holds the
+   * key (that entry is at least as new). Call before releasing {@code from}.
    *
    * @param entries entries of {@code from}, as its iterator returned them
    * @return the number of entries put back

@@ -77,9 +77,9 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   private static final Logger LOG = Logger.getLogger(Promoter.class.getName());
   /**
    * Share of RALT's buffer that must be filled before a promotion check flushes it. At an eighth,
-   * cold slow-tier gets with promotion on ran at 0.82–0.92× promotion off (RALT wrote a small run
-   * and merged every few checks); at a half, 0.94× in one run of 12 iterations, with the same
-   * two-pass hit rate.
+   * cold slow-tier gets with promotion on ran at 0.82–0.92× promotion off in JMH (RALT wrote a
+   * small run and merged every few checks); at a half, 0.91–0.94×, with the same two-pass hit
+   * rate.
    */
   static final double RALT_FLUSH_FLOOR = 0.5;
   /**
@@ -254,6 +254,8 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     long returned = 0;
     long unread = 0;
     for (PromotionCache.Entry e : imm) {
+      checkedRecordBytes += e.key().length + e.value().length;
+      checkedRecords++;
       if (e.putBacksUnread() >= MAX_PUT_BACKS_UNREAD && !e.wasRead()) {
         unread++;
         if (turnedDown != null) {
@@ -297,15 +299,18 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
 
   /**
    * The recent-key filter with its window set to RALT's hot-set limit in records of the mean size
-   * checked so far.
+   * checked so far (by earlier checks; for the first, the size of this table's first record). The
+   * window takes effect with the filter's next generation, so a mean one check old is as good.
    */
   private RecentKeyFilter recentKeyFilter(ImmutablePromotionCache imm) {
-    for (PromotionCache.Entry e : imm) {
-      checkedRecordBytes += e.key().length + e.value().length;
-      checkedRecords++;
+    long meanRecordBytes = 1;
+    if (checkedRecords > 0) {
+      meanRecordBytes = checkedRecordBytes / checkedRecords;
+    } else if (!imm.isEmpty()) {
+      PromotionCache.Entry first = imm.iterator().next();
+      meanRecordBytes = first.key().length + first.value().length;
     }
-    long limit = tracker.hotSetLimit();
-    long window = limit / Math.max(1, checkedRecordBytes / Math.max(1, checkedRecords));
+    long window = tracker.hotSetLimit() / Math.max(1, meanRecordBytes);
     window = Math.max(RecentKeyFilter.MIN_WINDOW, Math.min(MAX_RECENT_WINDOW, window));
     if (recent == null) {
       recent = new RecentKeyFilter((int) window, MAX_RECENT_WINDOW);

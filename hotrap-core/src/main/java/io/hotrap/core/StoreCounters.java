@@ -1,5 +1,6 @@
 package io.hotrap.core;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -29,10 +30,9 @@ final class StoreCounters {
   final LongAdder promotionsSkippedUpdated = new LongAdder();
   final LongAdder promotionsSkippedInFast = new LongAdder();
   final LongAdder promotionCandidatesReturned = new LongAdder();
-  /** User writes waiting in {@link WriteThrottle} for room on the fast tier right now. */
-  final java.util.concurrent.atomic.AtomicInteger writersStalled =
-      new java.util.concurrent.atomic.AtomicInteger();
   final LongAdder promotionsDroppedUnread = new LongAdder();
+  /** User writes waiting in {@link WriteThrottle} for room on the fast tier right now. */
+  final AtomicInteger writersStalled = new AtomicInteger();
   volatile long fastSstBytes;
   volatile long slowSstBytes;
   volatile long maxFastSstBytes;

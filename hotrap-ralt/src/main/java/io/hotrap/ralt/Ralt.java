@@ -348,11 +348,6 @@ public final class Ralt implements AutoCloseable {
   }
 
   /**
-   * A snapshot of sizes, limits, clock, shape and I/O.
-   *
-   * @throws IllegalStateException if the tracker is closed
-   */
-  /**
    * The hot-set limit now, in hot bytes (key + value length); auto-tuning moves it after every
    * eviction. The same as {@code stats().hotSetLimit()}, without taking the buffer's lock or
    * counting the rest of the statistics, for callers that ask often.
@@ -374,6 +369,11 @@ public final class Ralt implements AutoCloseable {
     return current.hotBytes;
   }
 
+  /**
+   * A snapshot of sizes, limits, clock, shape and I/O.
+   *
+   * @throws IllegalStateException if the tracker is closed
+   */
   public RaltStats stats() {
     checkOpen();
     Version v = current;
