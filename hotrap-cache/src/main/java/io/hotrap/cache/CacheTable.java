@@ -3,6 +3,7 @@ package io.hotrap.cache;
 import io.hotrap.cache.PromotionCache.Entry;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -23,6 +24,14 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>The count is striped by thread (one padded slot per stripe) so that threads on different cores
  * do not contend on one cache line. A thread leaves through the slot it entered.
  *
+ * <p><b>Presence bits.</b> Most gets that reach the promotion cache miss it (cold slow-tier reads),
+ * and a skip-list miss walks a dozen nodes scattered over the heap. So each table also keeps one
+ * bit per slot of a hash of the keys ever stored in it ({@link #markPresent}), set <em>before</em>
+ * the map operation that stores the key and never cleared; {@link #mightHold} false means the map
+ * does not hold the key. Both are volatile accesses, so a get that starts after an insert returned
+ * sees its bit. Removed keys leave their bits set: a false positive costs only the map lookup the
+ * bit would have saved, and the table is replaced at every freeze.
+ *
  * <p>Byte and entry counts are {@link LongAdder}s updated right after each map operation with what
  * that operation returned, so they are exact whenever no operation is inside the table — in
  * particular for a frozen table once its freeze has returned.
@@ -39,6 +48,17 @@ final class CacheTable {
   private final LongAdder bytes = new LongAdder();
   private final LongAdder entries = new LongAdder();
   private final AtomicIntegerArray inFlight = new AtomicIntegerArray(STRIPES * STRIDE);
+  private final AtomicLongArray present;
+  private final int presentMask;
+
+  /** A table with {@code presenceBits} presence bits, a power of two, at least 64. */
+  CacheTable(int presenceBits) {
+    if (presenceBits < 64 || Integer.bitCount(presenceBits) != 1) {
+      throw new IllegalArgumentException("presenceBits must be a power of two >= 64: " + presenceBits);
+    }
+    present = new AtomicLongArray(presenceBits >>> 6);
+    presentMask = presenceBits - 1;
+  }
 
   private static int stripeCount() {
     int n = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() * 2 - 1)) << 1;
@@ -49,6 +69,36 @@ final class CacheTable {
   static int stripeOfCurrentThread() {
     long h = Thread.currentThread().getId() * 0x9E3779B97F4A7C15L;
     return (int) (h >>> 40) & (STRIPES - 1);
+  }
+
+  /** The hash that {@link #markPresent} and {@link #mightHold} take. */
+  static int hash(byte[] key) {
+    int h = 1;
+    for (byte b : key) {
+      h = 31 * h + b;
+    }
+    // Spread the low bits, which select the slot (murmur3's finalizer).
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    h ^= h >>> 13;
+    h *= 0xC2B2AE35;
+    return h ^ (h >>> 16);
+  }
+
+  /** Sets the bit of a key hashed to {@code hash}; call before storing the key in {@link #map}. */
+  void markPresent(int hash) {
+    int slot = hash & presentMask;
+    long bit = 1L << slot;
+    int word = slot >>> 6;
+    if ((present.get(word) & bit) == 0) {
+      present.getAndAccumulate(word, bit, (a, b) -> a | b);
+    }
+  }
+
+  /** False if no key hashed to {@code hash} was ever stored in this table. */
+  boolean mightHold(int hash) {
+    int slot = hash & presentMask;
+    return (present.get(slot >>> 6) & (1L << slot)) != 0;
   }
 
   void enter(int stripe) {

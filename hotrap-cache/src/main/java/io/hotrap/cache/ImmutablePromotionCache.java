@@ -53,14 +53,15 @@ public final class ImmutablePromotionCache implements Iterable<Entry> {
    * is marked whether present or not; afterwards only keys the table holds are marked, which keeps
    * the set to the size of the table's overlap with the writes.
    */
-  void markUpdated(byte[] key) {
-    if (!sealed || table.map.containsKey(key)) {
+  void markUpdated(byte[] key, int hash) {
+    if (!sealed || (table.mightHold(hash) && table.map.containsKey(key))) {
       updated.add(key);
     }
   }
 
-  Entry entry(byte[] key) {
-    return table.map.get(key);
+  /** The entry of {@code key}, whose {@link CacheTable#hash} is {@code hash}, or null. */
+  Entry entry(byte[] key, int hash) {
+    return table.mightHold(hash) ? table.map.get(key) : null;
   }
 
   boolean holds(Entry e) {
@@ -84,7 +85,7 @@ public final class ImmutablePromotionCache implements Iterable<Entry> {
   /** The cached value of {@code key} in this table, updated or not, or {@code null}. */
   public byte[] get(byte[] key) {
     Objects.requireNonNull(key, "key");
-    Entry e = table.map.get(key);
+    Entry e = entry(key, CacheTable.hash(key));
     return e == null ? null : e.value;
   }
 

@@ -103,12 +103,18 @@ public final class PromotionCache {
   public static final Comparator<byte[]> KEY_ORDER = Arrays::compareUnsigned;
 
   private static final ImmutablePromotionCache[] NONE = new ImmutablePromotionCache[0];
+  /** Presence bits per entry a full table can hold at most (see {@link CacheTable}). */
+  private static final int PRESENCE_BITS_PER_ENTRY = 8;
+  private static final int MIN_PRESENCE_BITS = 1 << 10;
+  /** 1 MiB of bits per table; a cache this large holds records far above the overhead anyway. */
+  private static final int MAX_PRESENCE_BITS = 1 << 23;
 
   private final long targetBytes;
   private final int maxRecordBytes;
+  private final int presenceBits;
   private final Object freezeLock = new Object();
 
-  private volatile CacheTable mutable = new CacheTable();
+  private volatile CacheTable mutable;
   /**
    * Immutable tables frozen and not yet released, oldest first; copy-on-write under
    * {@link #freezeLock}. Written before {@link #mutable} on freeze, read after it on invalidate.
@@ -118,6 +124,11 @@ public final class PromotionCache {
   private PromotionCache(Builder b) {
     this.targetBytes = b.targetBytes;
     this.maxRecordBytes = b.maxRecordBytes;
+    // Every entry is charged at least the overhead, so a full table holds at most this many.
+    long maxEntries = Math.max(1, targetBytes / ENTRY_OVERHEAD_BYTES);
+    long bits = Long.highestOneBit(maxEntries * PRESENCE_BITS_PER_ENTRY - 1) << 1;
+    this.presenceBits = (int) Math.max(MIN_PRESENCE_BITS, Math.min(MAX_PRESENCE_BITS, bits));
+    this.mutable = new CacheTable(presenceBits);
   }
 
   /** A builder; {@link Builder#targetBytes(long)} is required. */
@@ -153,9 +164,11 @@ public final class PromotionCache {
    */
   public byte[] get(byte[] key) {
     Objects.requireNonNull(key, "key");
-    Entry e = mutable.map.get(key);
+    int hash = CacheTable.hash(key);
+    CacheTable t = mutable;
+    Entry e = t.mightHold(hash) ? t.map.get(key) : null;
     if (e == null) {
-      e = fromImmutables(key);
+      e = fromImmutables(key, hash);
     }
     if (e == null || !e.visible) {
       return null;
@@ -167,11 +180,11 @@ public final class PromotionCache {
   }
 
   /** The entry of {@code key} in the newest unreleased immutable table holding it, if not updated. */
-  private Entry fromImmutables(byte[] key) {
+  private Entry fromImmutables(byte[] key, int hash) {
     // Read after the mutable reference, as invalidate does: a table frozen since is in the list.
     ImmutablePromotionCache[] imms = checking;
     for (int i = imms.length - 1; i >= 0; i--) {
-      Entry e = imms[i].entry(key);
+      Entry e = imms[i].entry(key, hash);
       if (e != null) {
         return imms[i].isUpdated(key) ? null : e;
       }
@@ -194,9 +207,11 @@ public final class PromotionCache {
       return false;
     }
     Entry e = new Entry(key, value, true, 0);
+    int hash = CacheTable.hash(key);
     int stripe = CacheTable.stripeOfCurrentThread();
     CacheTable t = enterMutable(stripe);
     try {
+      t.markPresent(hash);
       Entry prev = t.map.put(key, e);
       t.added(e);
       if (prev != null) {
@@ -215,15 +230,17 @@ public final class PromotionCache {
    */
   public void invalidate(byte[] key) {
     Objects.requireNonNull(key, "key");
+    int hash = CacheTable.hash(key);
     int stripe = CacheTable.stripeOfCurrentThread();
     CacheTable t = enterMutable(stripe);
     try {
       // The list is read after the mutable reference (inside enterMutable): see the class javadoc.
       for (ImmutablePromotionCache imm : checking) {
-        imm.markUpdated(key);
+        imm.markUpdated(key, hash);
       }
-      // Mark before remove: putBack relies on this order.
-      Entry prev = t.map.remove(key);
+      // Mark before remove: putBack relies on this order. A key whose bit is clear was not stored
+      // by any operation that completed before this one began.
+      Entry prev = t.mightHold(hash) ? t.map.remove(key) : null;
       if (prev != null) {
         t.removed(prev);
       }
@@ -286,7 +303,7 @@ public final class PromotionCache {
     ImmutablePromotionCache[] next = Arrays.copyOf(checking, checking.length + 1);
     next[next.length - 1] = imm;
     checking = next;
-    mutable = new CacheTable();
+    mutable = new CacheTable(presenceBits);
     old.awaitNoneInFlight();
     imm.seal();
     return imm;
@@ -392,8 +409,10 @@ public final class PromotionCache {
         continue;
       }
       Entry pending = new Entry(e.key, e.value, false, (e.read ? 0 : e.putBacksUnread) + 1);
+      int hash = CacheTable.hash(e.key);
       CacheTable t = enterMutable(stripe);
       try {
+        t.markPresent(hash);
         if (t.map.putIfAbsent(e.key, pending) != null) {
           continue;
         }
