@@ -35,6 +35,7 @@ public final class Main {
       "  cold-get     cold slow-tier gets, promotion on against off, in alternating paired rounds",
       "               [--dir hotrap-data/cold-get] [--budget-mib 4] [--times 50] [--rounds 30]",
       "               [--round-ms 2000] [--warmup-rounds 4] [--value-bytes 1000] [--seed 17]",
+      "               [--cache-kib N: promotion cache target, default the fast file size]",
       "  jmh [args]   the JMH benchmarks, with JMH's own arguments (-l lists, -h helps)",
       "");
 

@@ -29,7 +29,7 @@ public final class ColdGetPaired {
 
   public static void run(List<String> argv, PrintStream out) {
     Args args = Args.parse("cold-get", argv, "dir", "budget-mib", "times", "value-bytes", "rounds",
-        "round-ms", "warmup-rounds", "seed");
+        "round-ms", "warmup-rounds", "seed", "cache-kib");
     Path root = Directories.fresh(args.getPath("dir", DEFAULT_DIR));
     long budget = args.getLong("budget-mib", 4) << 20;
     int valueBytes = args.getInt("value-bytes", 1000);
@@ -38,8 +38,9 @@ public final class ColdGetPaired {
     long roundNanos = args.getLong("round-ms", 2000) * 1_000_000L;
     int warmup = args.getInt("warmup-rounds", 4);
     long seed = args.getLong("seed", 17);
-    try (HotRapDB on = open(root.resolve("on"), budget, true);
-        HotRapDB off = open(root.resolve("off"), budget, false)) {
+    long cacheBytes = args.getLong("cache-kib", 0) << 10;
+    try (HotRapDB on = open(root.resolve("on"), budget, true, cacheBytes);
+        HotRapDB off = open(root.resolve("off"), budget, false, cacheBytes)) {
       out.printf("loading %d records of %d value bytes into each store (budget %d MiB)%n",
           records, valueBytes, budget >> 20);
       byte[][] keys = new byte[records][];
@@ -78,10 +79,15 @@ public final class ColdGetPaired {
     }
   }
 
-  private static HotRapDB open(Path dir, long budget, boolean promotion) {
-    return HotRapDB.open(HotRapOptions.builder()
+  /** {@code cacheBytes} 0 leaves the promotion cache at its default size. */
+  private static HotRapDB open(Path dir, long budget, boolean promotion, long cacheBytes) {
+    HotRapOptions.Builder b = HotRapOptions.builder()
         .fastPath(dir.resolve("fast")).slowPath(dir.resolve("slow"))
-        .fastBudgetBytes(budget).promotion(promotion).build());
+        .fastBudgetBytes(budget).promotion(promotion);
+    if (cacheBytes > 0) {
+      b.promotionCacheBytes(cacheBytes);
+    }
+    return HotRapDB.open(b.build());
   }
 
   private static void load(HotRapDB db, byte[][] keys, int valueBytes, long seed) {
