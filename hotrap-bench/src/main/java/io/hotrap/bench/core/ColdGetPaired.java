@@ -84,7 +84,7 @@ public final class ColdGetPaired {
     HotRapOptions.Builder b = HotRapOptions.builder()
         .fastPath(dir.resolve("fast")).slowPath(dir.resolve("slow"))
         .fastBudgetBytes(budget).promotion(promotion);
-    if (cacheBytes > 0) {
+    if (cacheBytes != 0) { // a negative size goes to the builder, which rejects it
       b.promotionCacheBytes(cacheBytes);
     }
     return HotRapDB.open(b.build());
