@@ -127,7 +127,12 @@ public final class HotRapDB implements AutoCloseable {
     RocksDB db = null;
     boolean success = false;
     try {
-      Cache cache = track(resources, new LRUCache(options.blockCacheBytes()));
+      // Half the cache is a high-priority pool where index and filter blocks stay ahead of data
+      // blocks (RocksDB's C++ default; RocksJava's one-argument constructor has no such pool).
+      // Without it a cold get read the filter and index blocks of every file it probed from disk:
+      // 13 of its 35 us in a JMH profile at a 4 MiB budget.
+      Cache cache = track(resources, new LRUCache(options.blockCacheBytes(), -1, false,
+          HotRapOptions.BLOCK_CACHE_HIGH_PRIORITY_RATIO));
       BloomFilter filter = options.bloomBitsPerKey() > 0
           ? track(resources, new BloomFilter(options.bloomBitsPerKey())) : null;
       ColumnFamilyOptions fastCfo = track(resources, TierConfig.fast(options, layout, cache, filter));

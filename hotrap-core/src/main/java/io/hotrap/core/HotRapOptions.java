@@ -56,6 +56,11 @@ public final class HotRapOptions {
   static final long MIN_FILE_SIZE = 64 * 1024;
   static final long MAX_FILE_SIZE = 64L << 20;
   static final long MIN_BLOCK_CACHE = 8L << 20;
+  /**
+   * Share of the block cache kept for index and filter blocks, which the store caches with high
+   * priority: RocksDB's C++ default. A plain RocksDB compared with this store should use the same.
+   */
+  public static final double BLOCK_CACHE_HIGH_PRIORITY_RATIO = 0.5;
   static final long MAX_BLOCK_CACHE = 256L << 20;
   /** Memtables per column family. */
   static final int WRITE_BUFFERS_PER_TIER = 2;

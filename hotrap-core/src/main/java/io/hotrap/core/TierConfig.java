@@ -41,6 +41,7 @@ final class TierConfig {
         .setBlockCache(cache)
         .setBlockSize(blockSize)
         .setCacheIndexAndFilterBlocks(true)
+        .setCacheIndexAndFilterBlocksWithHighPriority(true)
         .setPinL0FilterAndIndexBlocksInCache(true);
     if (filter != null) {
       table.setFilterPolicy(filter);

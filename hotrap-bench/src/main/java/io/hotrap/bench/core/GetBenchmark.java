@@ -65,7 +65,7 @@ public class GetBenchmark {
         .fastPath(dir.resolve("fast")).slowPath(dir.resolve("slow"))
         .fastBudgetBytes(64L << 20).build();
     hotrap = HotRapDB.open(o);
-    cache = new LRUCache(o.blockCacheBytes());
+    cache = new LRUCache(o.blockCacheBytes(), -1, false, HotRapOptions.BLOCK_CACHE_HIGH_PRIORITY_RATIO);
     filter = new BloomFilter(o.bloomBitsPerKey());
     rocksOptions = new Options().setCreateIfMissing(true)
         .setWriteBufferSize(o.writeBufferBytes())
@@ -73,7 +73,8 @@ public class GetBenchmark {
         .setCompressionType(o.fastCompression())
         .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache)
             .setBlockSize(o.fastBlockSize()).setFilterPolicy(filter)
-            .setCacheIndexAndFilterBlocks(true).setPinL0FilterAndIndexBlocksInCache(true));
+            .setCacheIndexAndFilterBlocks(true).setCacheIndexAndFilterBlocksWithHighPriority(true)
+            .setPinL0FilterAndIndexBlocksInCache(true));
     rocks = RocksDB.open(rocksOptions, dir.resolve("rocks").toString());
     for (int i = 0; i < records; i++) {
       byte[] v = value(i);

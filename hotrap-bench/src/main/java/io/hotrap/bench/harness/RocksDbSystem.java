@@ -59,13 +59,15 @@ final class RocksDbSystem implements BenchSystem {
     try {
       Files.createDirectories(fast);
       Files.createDirectories(slow);
-      LRUCache cache = track(new LRUCache(o.blockCacheBytes()));
+      LRUCache cache = track(new LRUCache(o.blockCacheBytes(), -1, false,
+          HotRapOptions.BLOCK_CACHE_HIGH_PRIORITY_RATIO));
       BloomFilter filter = track(new BloomFilter(o.bloomBitsPerKey()));
       BlockBasedTableConfig table = new BlockBasedTableConfig()
           .setBlockCache(cache)
           .setBlockSize(o.fastBlockSize())
           .setFilterPolicy(filter)
           .setCacheIndexAndFilterBlocks(true)
+          .setCacheIndexAndFilterBlocksWithHighPriority(true)
           .setPinL0FilterAndIndexBlocksInCache(true);
       statistics = track(new Statistics());
       statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
