@@ -70,12 +70,20 @@ public class ColdGetBenchmark {
   public void tearDown() throws IOException {
     HotRapStats s = db.stats();
     System.out.printf("%npromotion=%b: gets served fast %d, slow %d; promoted by flush %d B,"
-        + " by compaction %d B; fast %d B, slow %d B%n", promotion, s.getsServedFast(),
-        s.getsServedSlow(), s.bytesPromotedByFlush(), s.bytesPromotedByCompaction(),
-        s.fastSstBytes(), s.slowSstBytes());
+        + " by compaction %d B; fast %d B in %d files, slow %d B in %d files%n", promotion,
+        s.getsServedFast(), s.getsServedSlow(), s.bytesPromotedByFlush(),
+        s.bytesPromotedByCompaction(), s.fastSstBytes(), sstFiles(dir.resolve("fast")),
+        s.slowSstBytes(), sstFiles(dir.resolve("slow")));
     db.close();
     try (Stream<Path> s2 = Files.walk(dir)) {
       s2.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  /** SST files under {@code root}: how many tables a get may have to probe. */
+  private static long sstFiles(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(p -> p.getFileName().toString().endsWith(".sst")).count();
     }
   }
 
