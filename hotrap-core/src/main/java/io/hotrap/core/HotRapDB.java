@@ -19,7 +19,6 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.InfoLogLevel;
-import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -127,12 +126,7 @@ public final class HotRapDB implements AutoCloseable {
     RocksDB db = null;
     boolean success = false;
     try {
-      // Half the cache is a high-priority pool where index and filter blocks stay ahead of data
-      // blocks (RocksDB's C++ default; RocksJava's one-argument constructor has no such pool).
-      // Without it a cold get read the filter and index blocks of every file it probed from disk:
-      // 13 of its 35 us in a JMH profile at a 4 MiB budget.
-      Cache cache = track(resources, new LRUCache(options.blockCacheBytes(), -1, false,
-          HotRapOptions.BLOCK_CACHE_HIGH_PRIORITY_RATIO));
+      Cache cache = track(resources, options.newBlockCache());
       BloomFilter filter = options.bloomBitsPerKey() > 0
           ? track(resources, new BloomFilter(options.bloomBitsPerKey())) : null;
       ColumnFamilyOptions fastCfo = track(resources, TierConfig.fast(options, layout, cache, filter));

@@ -65,7 +65,7 @@ public class GetBenchmark {
         .fastPath(dir.resolve("fast")).slowPath(dir.resolve("slow"))
         .fastBudgetBytes(64L << 20).build();
     hotrap = HotRapDB.open(o);
-    cache = new LRUCache(o.blockCacheBytes(), -1, false, HotRapOptions.BLOCK_CACHE_HIGH_PRIORITY_RATIO);
+    cache = o.newBlockCache();
     filter = new BloomFilter(o.bloomBitsPerKey());
     rocksOptions = new Options().setCreateIfMissing(true)
         .setWriteBufferSize(o.writeBufferBytes())

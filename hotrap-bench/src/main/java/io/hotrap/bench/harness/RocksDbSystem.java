@@ -59,8 +59,7 @@ final class RocksDbSystem implements BenchSystem {
     try {
       Files.createDirectories(fast);
       Files.createDirectories(slow);
-      LRUCache cache = track(new LRUCache(o.blockCacheBytes(), -1, false,
-          HotRapOptions.BLOCK_CACHE_HIGH_PRIORITY_RATIO));
+      LRUCache cache = track(o.newBlockCache());
       BloomFilter filter = track(new BloomFilter(o.bloomBitsPerKey()));
       BlockBasedTableConfig table = new BlockBasedTableConfig()
           .setBlockCache(cache)
