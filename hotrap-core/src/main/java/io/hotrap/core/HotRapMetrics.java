@@ -84,8 +84,11 @@ public final class HotRapMetrics implements MeterBinder {
     counter(registry, "hotrap.promotion.skipped", skippedHelp, null, "reason", "put.back.unread",
         c -> c.promotionsDroppedUnread.sum());
     counter(registry, "hotrap.promotion.returned",
-        "Records taken as hot because a recent promotion check had turned their key down", null,
+        "Records taken as hot because their key was read from the slow tier twice lately", null,
         null, null, c -> c.promotionCandidatesReturned.sum());
+    counter(registry, "hotrap.promotion.not.admitted",
+        "Slow-tier hits not cached because their key was not read from the slow tier lately", null,
+        null, null, c -> c.promotionReadsNotAdmitted.sum());
     counter(registry, "hotrap.migration.records", "Records moved or kept by tier migration", null,
         "kind", "demoted", c -> c.recordsDemoted.sum());
     counter(registry, "hotrap.migration.records", "Records moved or kept by tier migration", null,

@@ -27,6 +27,7 @@ public final class HotRapStats {
   private final long promotionsSkippedInFast;
   private final long promotionCandidatesReturned;
   private final long promotionsDroppedUnread;
+  private final long promotionReadsNotAdmitted;
   private final long migrationNanos;
   private final long migrationFailures;
   private final long retentionOverrides;
@@ -61,6 +62,7 @@ public final class HotRapStats {
     promotionsSkippedInFast = c.promotionsSkippedInFast.sum();
     promotionCandidatesReturned = c.promotionCandidatesReturned.sum();
     promotionsDroppedUnread = c.promotionsDroppedUnread.sum();
+    promotionReadsNotAdmitted = c.promotionReadsNotAdmitted.sum();
     migrationNanos = c.migrationNanos.sum();
     migrationFailures = c.migrationFailures.sum();
     retentionOverrides = c.retentionOverrides.sum();
@@ -130,9 +132,8 @@ public final class HotRapStats {
   public long promotionsSkippedInFast() { return promotionsSkippedInFast; }
 
   /**
-   * Records that a promotion check took as hot because a recent check had turned their key down
-   * (read from the slow tier again within the window), though RALT did not yet call them
-   * stable-hot.
+   * Records that a promotion check took as hot because their key was read from the slow tier
+   * twice within the admission filter's window, though RALT did not yet call them stable-hot.
    */
   public long promotionCandidatesReturned() { return promotionCandidatesReturned; }
 
@@ -141,6 +142,13 @@ public final class HotRapStats {
    * company and no get read them from the cache while they waited.
    */
   public long promotionsDroppedUnread() { return promotionsDroppedUnread; }
+
+  /**
+   * Slow-tier hits not cached because their key had not been read from the slow tier lately: a
+   * record read once cannot be promoted (see {@code io.hotrap.cache.AdmissionFilter}). Always 0 with
+   * the hotness check off, when every slow-tier hit is cached.
+   */
+  public long promotionReadsNotAdmitted() { return promotionReadsNotAdmitted; }
 
   /** Migration steps (one fast-tier file each). */
   public long migrations() { return migrations; }
@@ -184,6 +192,7 @@ public final class HotRapStats {
         + ", promotionsSkippedInFast=" + promotionsSkippedInFast
         + ", promotionCandidatesReturned=" + promotionCandidatesReturned
         + ", promotionsDroppedUnread=" + promotionsDroppedUnread
+        + ", promotionReadsNotAdmitted=" + promotionReadsNotAdmitted
         + ", migrations=" + migrations + ", migrationMillis=" + migrationNanos / 1_000_000
         + ", migrationFailures=" + migrationFailures + ", retentionOverrides=" + retentionOverrides
         + ", writeStalls=" + writeStalls + ", writeStallMillis=" + writeStallNanos / 1_000_000

@@ -1,8 +1,8 @@
 package io.hotrap.core;
 
+import io.hotrap.cache.AdmissionFilter;
 import io.hotrap.cache.ImmutablePromotionCache;
 import io.hotrap.cache.PromotionCache;
-import io.hotrap.cache.RecentKeyFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -43,27 +43,26 @@ import org.rocksdb.WriteOptions;
  * the latest; promoting those would copy recently read cold records to the fast disk under uniform
  * access.
  *
- * <p><b>Keys that came back.</b> RALT learns that a key came back (Algorithm 1's test for stable)
- * only when the runs holding its two accesses merge. A hot set read in passes from a cold tracker
- * would then be promoted only on its third pass: the second read of each key is checked before any
- * merge has folded it with the first. So the flush check remembers the keys it turned down in a
- * {@link RecentKeyFilter} whose window is RALT's hot-set limit in records, and takes a key it finds
- * there, or that a get read from the cache, as having come back — the test Algorithm 1 makes,
- * seen at once. Such records are taken only as far as RALT's hot set has room to grow
- * ({@link #returnRoom}): beyond it retention would demote them again. Promotion by compaction does
- * not consult the filter: it runs on the migrator's thread and the filter has one owner.
+ * <p><b>Second reads only.</b> With the hotness check on, a slow-tier hit is cached only if its
+ * key was read from the slow tier lately ({@link AdmissionFilter}, whose window is twice RALT's
+ * hot-set limit in records): a record read once cannot be promoted, and caching every cold read cost cold
+ * uniform gets about a fifth of their throughput (copies, skip-list inserts, a checker wake-up per
+ * table). Every record in a table has thus come back, the test of Algorithm 1, whether or not RALT
+ * has merged its two accesses yet (it learns that a key came back only when the runs holding them
+ * merge, and a hot set read in passes from a cold tracker would otherwise wait for a third pass).
+ * The check takes such records as hot up to RALT's room to grow ({@link #returnRoom}): beyond it
+ * retention would demote them again.
  *
- * <p><b>Put back, then read.</b> A record put back for want of company (DESIGN.md §9) that
- * waits through {@value #MAX_PUT_BACKS_UNREAD} checks in a row without a get reading it from the
- * cache is dropped by the next one. Under uniform reads the few records that come back by chance
- * would otherwise be put back check after check and pile up until they fill half a file and get
- * promoted, though a record that came back by chance is no likelier than any other to be read a
- * third time. A hot record is read while it waits, and a hot set needs few checks to gather.
- * Nor does such a record count again toward the half-file a promotion needs: it rides along with
- * a promotion that the others make. Otherwise under uniform reads a tenth of each table came
- * back by chance, the same records were counted at each of the checks they waited through, and
- * every few checks the sum made a promotion (1.5–2.4 MB in 30 s at a 64 MiB budget, whose new
- * files in both tiers slowed every cold get by about 5%).
+ * <p><b>Came back by chance.</b> Under reads spread over far more data than the window, a few keys
+ * come back by chance, and a table fills with them slowly. What tells them from a hot set is the
+ * reads around them: the check promotes only while the filter's admitted share of recent read bytes
+ * is at least {@value #MIN_ADMITTED_SHARE} (a table that held every read would have been half hot;
+ * DESIGN.md §9 asks for half a file). Otherwise it puts back at most half a table, so that the
+ * mutable table is not refilled by its own put-backs, and a record that waits through
+ * {@value #MAX_PUT_BACKS_UNREAD} checks in a row without a get reading it is dropped by the next
+ * one: a record that came back by chance is no likelier than any other to be read again, and a hot
+ * one is read while it waits. A record put back and not read since rides along with a promotion but
+ * does not count toward the half table that makes one.
  *
  * <p><b>Writes first.</b> While user writes wait in the {@link WriteThrottle} for room on the fast
  * tier, promotion by flush puts its records back instead of writing them. Without this, reads of a
@@ -96,15 +95,30 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
    */
   static final double RALT_FLUSH_FLOOR = 0.5;
   /**
-   * Largest window of the recent-key filter, in keys: bounds its memory at 2 generations of
+   * The admission filter's window, in bytes of slow-tier reads, as a multiple of RALT's hot-set
+   * limit. The window counts every slow-tier read, and a pass over a hot set comes with the cold
+   * reads around it; the filter is sure to remember only the last window of reads, so a window of
+   * one hot-set limit forgot part of a hot set as large as the limit between two passes (the
+   * hot-spot test promoted 85% of it, against 100% at two limits). Under uniform reads the
+   * chance returns it admits grow with the window: at two limits, about 2% of the cold gets of
+   * {@code ColdGetBenchmark}.
+   */
+  static final long ADMISSION_WINDOW_HOT_SET_LIMITS = 2;
+  /**
+   * Largest window of the admission filter, in keys: bounds its memory at 2 generations of
    * 32 Mibit (8 MiB).
    */
-  static final int MAX_RECENT_WINDOW = 1 << 21;
+  static final int MAX_ADMISSION_WINDOW = 1 << 21;
+  /**
+   * Smallest admitted share of recent slow-tier read bytes ({@link AdmissionFilter#admittedShare})
+   * at which a check promotes: the half of DESIGN.md §9's half-file rule, for a table that holds
+   * only the reads that came back.
+   */
+  static final double MIN_ADMITTED_SHARE = 0.5;
   /**
    * Checks a record may wait through, put back each time for want of company, with no get reading
-   * it; the next check drops it. One is not enough: a hot set read in passes reaches a check half
-   * from the pass that turned its keys down and half from the pass that brings them back, and the
-   * returned half, put back, is not read again before the next check.
+   * it; the next check drops it. One is not enough: a hot set that makes a small share of the reads
+   * is read only now and then, and its records should have two chances to be read while they wait.
    */
   static final int MAX_PUT_BACKS_UNREAD = 2;
   /**
@@ -122,16 +136,13 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   private final StoreCounters counters;
   private final PromotionHooks hooks;
   private final PromotionCache cache;
+  /** Null when the hotness check is off: then every slow-tier hit is cached. */
+  private final AdmissionFilter admission;
   private final WriteOptions writeOptions = new WriteOptions();
   private final ExecutorService checker;
   private final Object idle = new Object();
   /** Frozen tables handed to the checker and not yet released; written under {@link #idle}. */
   private volatile int pendingChecks;
-  /** Keys the flush check turned down lately; confined to the checker thread. */
-  private RecentKeyFilter recent;
-  /** Key + value bytes and count of the records checked, for the filter's window in records. */
-  private long checkedRecordBytes;
-  private long checkedRecords;
   private volatile boolean stopping;
 
   Promoter(RocksDB db, ColumnFamilyHandle fast, HotRapOptions options, CommitGate gate,
@@ -148,6 +159,8 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
         .targetBytes(options.promotionCacheBytes())
         .maxRecordBytes(options.maxPromotedRecordBytes())
         .build();
+    this.admission = options.hotnessCheck() ? new AdmissionFilter(cache.targetBytes(),
+        () -> ADMISSION_WINDOW_HOT_SET_LIMITS * tracker.hotSetLimit(), MAX_ADMISSION_WINDOW) : null;
     this.checker = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "hotrap-promoter-" + options.fastPath().getFileName());
       t.setDaemon(true);
@@ -157,6 +170,11 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
 
   PromotionCache cache() {
     return cache;
+  }
+
+  /** The admission filter, or null when the hotness check is off. */
+  AdmissionFilter admission() {
+    return admission;
   }
 
   /** Rule P2, first half: the key's stripe write counter, read before the fast lookup. */
@@ -178,12 +196,17 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   }
 
   /**
-   * Rule P2, second half: caches a slow-tier hit if no write of its stripe happened since
-   * {@code counterBeforeFast} was read; freezes the cache when full.
+   * Rule P2, second half: caches a slow-tier hit if the admission filter lets it in and no write
+   * of its stripe happened since {@code counterBeforeFast} was read; freezes the cache when full.
    */
   void offer(byte[] key, byte[] value, long counterBeforeFast) {
     hooks.afterSlowRead(key);
-    if ((long) key.length + value.length > cache.maxRecordBytes()) {
+    long size = (long) key.length + value.length;
+    if (size > cache.maxRecordBytes()) {
+      return;
+    }
+    if (admission != null && !admission.admit(key, (int) size)) {
+      counters.promotionReadsNotAdmitted.increment();
       return;
     }
     int stripe = stripes.stripeOf(key);
@@ -214,13 +237,15 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     if (imm == null) {
       return;
     }
+    // The reads that filled this table, not those made while it waits for the checker.
+    double admittedShare = admission != null ? admission.admittedShare() : 1.0;
     synchronized (idle) {
       pendingChecks++;
     }
     try {
       checker.execute(() -> {
         try {
-          check(imm);
+          check(imm, admittedShare);
         } catch (Exception | AssertionError e) {
           LOG.log(Level.WARNING, "promotion by flush failed; the cached records are dropped", e);
         } finally {
@@ -260,19 +285,18 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     }
   }
 
-  /** Promotion by flush of one immutable cache (DESIGN.md §9). */
-  private void check(ImmutablePromotionCache imm) throws Exception {
+  /**
+   * Promotion by flush of one immutable cache (DESIGN.md §9), filled while the admission filter
+   * admitted {@code admittedShare} of the read bytes.
+   */
+  private void check(ImmutablePromotionCache imm, double admittedShare) throws Exception {
+    long returnRoom = 0;
     if (options.hotnessCheck()) {
       // RALT answers from its files; accesses still in its buffer are invisible, to this check and
       // to retention, which would demote a promoted record RALT does not yet know as hot. The
-      // floor matters when the cache is small: a check of a 64 KiB cache comes every ~60
-      // slow-tier reads, and a RALT run per check would be mostly file overhead and merges.
+      // floor keeps a run per check from being mostly file overhead and merges when checks come
+      // often (a small cache, or a hot set read at full speed).
       tracker.flushIfBuffered(RALT_FLUSH_FLOOR);
-    }
-    RecentKeyFilter turnedDown = null;
-    long returnRoom = 0;
-    if (options.hotnessCheck()) {
-      turnedDown = recentKeyFilter(imm);
       returnRoom = returnRoom();
     }
     List<PromotionCache.Entry> hot = new ArrayList<>();
@@ -281,25 +305,16 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     long returned = 0;
     long unread = 0;
     for (PromotionCache.Entry e : imm) {
-      checkedRecordBytes += e.key().length + e.value().length;
-      checkedRecords++;
       if (e.putBacksUnread() >= MAX_PUT_BACKS_UNREAD && !e.wasRead()) {
         unread++;
-        if (turnedDown != null) {
-          turnedDown.add(e.key());
-        }
         continue;
       }
       boolean fresh = true;
-      if (turnedDown != null && !tracker.isStableHot(e.key())) {
-        // Read again from this cache, or turned down lately and read from the slow tier again: it
-        // came back, whether or not RALT has merged its accesses yet.
-        boolean cameBack = e.wasRead() || turnedDown.mightContain(e.key());
+      if (options.hotnessCheck() && !tracker.isStableHot(e.key())) {
+        // Admitted, so read again within the filter's window: it came back, whether or not RALT
+        // has merged its accesses yet.
         long size = e.key().length + e.value().length;
-        if (!cameBack || size > returnRoom) {
-          if (!cameBack) {
-            turnedDown.add(e.key());
-          }
+        if (size > returnRoom) {
           continue;
         }
         returnRoom -= size;
@@ -318,11 +333,13 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     if (hot.isEmpty() || stopping) {
       return;
     }
-    if (hotBytes < cache.targetBytes() / 2 || counters.writersStalled.get() > 0) {
-      // Too few to make a file of: they wait in the mutable cache for more company. Or user
-      // writes are being held back for room on the fast tier, and a promotion would take that
-      // room from them (and be demoted again by the migration that makes it).
-      cache.putBack(imm, hot);
+    if (hotBytes < cache.targetBytes() / 2 || admittedShare < MIN_ADMITTED_SHARE
+        || counters.writersStalled.get() > 0) {
+      // Too few to make a file of, or too few among the reads around them to tell them from
+      // chance returns: they wait in the mutable cache, up to half a table, to be read or joined.
+      // Or user writes are being held back for room on the fast tier, and a promotion would take
+      // that room from them (and be demoted again by the migration that makes it).
+      cache.putBack(imm, upToHalfATable(hot));
       return;
     }
     hooks.beforeFlushCommit(imm);
@@ -331,26 +348,17 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   }
 
   /**
-   * The recent-key filter with its window set to RALT's hot-set limit in records of the mean size
-   * checked so far (by earlier checks; for the first, the size of this table's first record). The
-   * window takes effect with the filter's next generation, so a mean one check old is as good.
+   * The first of {@code records} that fit in half the cache's target: put back, they leave the
+   * mutable table room to fill with new reads instead of being frozen again at once.
    */
-  private RecentKeyFilter recentKeyFilter(ImmutablePromotionCache imm) {
-    long meanRecordBytes = 1;
-    if (checkedRecords > 0) {
-      meanRecordBytes = checkedRecordBytes / checkedRecords;
-    } else if (!imm.isEmpty()) {
-      PromotionCache.Entry first = imm.iterator().next();
-      meanRecordBytes = first.key().length + first.value().length;
+  private List<PromotionCache.Entry> upToHalfATable(List<PromotionCache.Entry> records) {
+    long room = cache.targetBytes() / 2;
+    int n = 0;
+    while (n < records.size() && records.get(n).bytes() <= room) {
+      room -= records.get(n).bytes();
+      n++;
     }
-    long window = tracker.hotSetLimit() / Math.max(1, meanRecordBytes);
-    window = Math.max(RecentKeyFilter.MIN_WINDOW, Math.min(MAX_RECENT_WINDOW, window));
-    if (recent == null) {
-      recent = new RecentKeyFilter((int) window, MAX_RECENT_WINDOW);
-    } else {
-      recent.setWindow(window);
-    }
-    return recent;
+    return records.subList(0, n);
   }
 
   /**

@@ -31,6 +31,7 @@ final class StoreCounters {
   final LongAdder promotionsSkippedInFast = new LongAdder();
   final LongAdder promotionCandidatesReturned = new LongAdder();
   final LongAdder promotionsDroppedUnread = new LongAdder();
+  final LongAdder promotionReadsNotAdmitted = new LongAdder();
   /** User writes waiting in {@link WriteThrottle} for room on the fast tier right now. */
   final AtomicInteger writersStalled = new AtomicInteger();
   volatile long fastSstBytes;

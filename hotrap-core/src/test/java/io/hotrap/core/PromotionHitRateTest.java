@@ -30,8 +30,8 @@ class PromotionHitRateTest {
   static final double HOT_SHARE = 0.95;
   /**
    * Passes over the hot set before the measured window: the issue's "after reading twice the hot
-   * set". From a cold tracker the second pass is where keys come back; the promotion check knows
-   * them from its recent-key filter before RALT has merged their two accesses. Measured 0.94–0.95
+   * set". From a cold tracker the second pass is where keys come back; the admission filter knows
+   * them before RALT has merged their two accesses. Measured 0.94–0.95
    * (the ceiling is 0.95: the cold reads miss).
    */
   static final int WARM_UP_PASSES = 2;
@@ -96,7 +96,7 @@ class PromotionHitRateTest {
       double hitRate = (double) fast / (fast + slow);
       System.out.printf("hotspot-5%% hit rate without the slow tier: %.4f; %s%n", hitRate, after);
       assertTrue(hitRate >= 0.9, "hit rate " + hitRate + "; " + after);
-      // The second pass is recognised by the check's recent-key filter, before RALT merges.
+      // The second pass is recognised by the admission filter, before RALT merges.
       assertTrue(after.promotionCandidatesReturned() > hotKeys / 4, after.toString());
       assertEquals((double) after.promotionCandidatesReturned(),
           registry.get("hotrap.promotion.returned").functionCounter().count());
@@ -120,9 +120,9 @@ class PromotionHitRateTest {
     long unchecked = uniformPromotedBytes(dir.resolve("unchecked"), false);
     System.out.printf("uniform reads promoted %d bytes with the hotness check, %d without%n", checked, unchecked);
     assertTrue(unchecked > 0);
-    // Chance repeats within Algorithm 1's window (Δc·R of accesses, here a sixth of the data) and
-    // within the recent-key filter's make a few records per check hot; they are put back and, not
-    // read again while they wait, dropped before they can fill half a file. Measured: 0 bytes.
+    // Chance repeats within the admission filter's window are cached, and those within Algorithm
+    // 1's (Δc·R of accesses, here a sixth of the data) are stable-hot, but they are a small share
+    // of the reads: put back and, not read again while they wait, dropped. Measured: 0 bytes.
     assertTrue(checked < unchecked / 100, checked + " vs " + unchecked);
   }
 

@@ -1,0 +1,234 @@
+package io.hotrap.cache;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * Which records read from the slow tier the promotion cache stores: a key is admitted when it was
+ * read within a window of recent slow-tier reads, that is on its second read (the doorkeeper of
+ * TinyLFU). The filter also keeps the share of recent read bytes that it admitted.
+ *
+ * <p><b>Why.</b> Promotion promotes only keys that came back (RALT's stable-hot keys, HotRAP §3.7,
+ * or keys read again within the window). A record read once cannot be promoted, so copying it
+ * into the cache costs every cold read a key and value copy, a skip-list insert and its share of
+ * the frozen tables that a checker thread wakes for. Under reads spread over far more data than
+ * the window, almost every slow-tier read is such a record. Measured on cold uniform gets
+ * ({@code ColdGetBenchmark}): promotion on ran at about 0.8× promotion off with every read cached,
+ * and at parity with this filter.
+ *
+ * <p><b>The window.</b> Two generations of a blocked Bloom filter: a key is remembered from the read
+ * that adds it until two generations later, so for the last {@code window} to {@code 2·window}
+ * reads. A generation holds {@code window} keys: {@code windowBytes} in records of the size of the
+ * first record read, then, each time one fills, of the mean size of the generation that filled,
+ * clamped to [{@value #MIN_WINDOW}, maxWindow]. The store derives {@code windowBytes} from RALT's
+ * hot-set limit: a hot set that fits the limit, read in passes, is remembered from one pass to the
+ * next, while reads over data much larger than the hot set come back within the window only by
+ * chance. Each key sets
+ * {@value #PROBES} bits in one 64-bit word of at least {@value #BITS_PER_KEY} bits per key of
+ * capacity (rounded up to a power of two): one memory access per generation probed, at most about
+ * 0.5% false positives per full generation, 1% with both full. A false positive caches a record
+ * on its first read, as if there were no filter.
+ *
+ * <p><b>The admitted share.</b> {@link #admittedShare()} is an exponentially weighted share of
+ * admitted bytes among all bytes offered, with a horizon of {@code horizonBytes} (the cache's
+ * target size: one table's worth of reads). A table full of admitted records says little when they
+ * are a few chance returns gathered over reads of many times its size; the promotion check asks
+ * the share whether the records that came back stood out from the reads around them, as a table
+ * that held every read would have shown by its own mix.
+ *
+ * <h2>Concurrency</h2>
+ * Thread-safe and non-blocking. Bits are set with an atomic OR, so no key added within the window
+ * is lost to a concurrent add (no false negatives but for the window's end). A generation is
+ * replaced by the one thread whose add fills it; an add racing with the replacement lands in the
+ * generation it read, which is then the previous one and still probed. The admitted share is
+ * updated without synchronization: concurrent updates may lose one another's contribution, admitted
+ * and not admitted alike, which leaves an estimate that is good enough to compare with a half.
+ */
+public final class AdmissionFilter {
+  /** Bits per key of a generation's capacity. */
+  public static final int BITS_PER_KEY = 16;
+  /** Bits each key sets, all in one 64-bit word. */
+  public static final int PROBES = 4;
+  /** Smallest window, in keys. */
+  public static final int MIN_WINDOW = 64;
+
+  private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final VarHandle GENERATIONS;
+
+  static {
+    try {
+      GENERATIONS = MethodHandles.lookup()
+          .findVarHandle(AdmissionFilter.class, "generations", Generations.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final long horizonBytes;
+  private final LongSupplier windowBytes;
+  private final int maxWindow;
+  /** Both generations, replaced together; {@link Generations#UNSIZED} until the first read. */
+  private volatile Generations generations = Generations.UNSIZED;
+  /** See {@link #admittedShare()}; racy by design (class javadoc). */
+  private volatile double admittedShare;
+
+  /**
+   * @param horizonBytes bytes of reads over which {@link #admittedShare()} is averaged
+   * @param windowBytes bytes of records a generation should cover; read at the first read, sized
+   *     by that record, and whenever a generation fills
+   * @param maxWindow the largest window in keys; bounds memory at {@code 2 · maxWindow ·}
+   *     {@value #BITS_PER_KEY} bits
+   * @throws IllegalArgumentException if {@code horizonBytes} is not positive or {@code maxWindow}
+   *     is under {@value #MIN_WINDOW}
+   */
+  public AdmissionFilter(long horizonBytes, LongSupplier windowBytes, int maxWindow) {
+    if (horizonBytes <= 0) {
+      throw new IllegalArgumentException("horizonBytes must be positive but was " + horizonBytes);
+    }
+    if (maxWindow < MIN_WINDOW) {
+      throw new IllegalArgumentException("maxWindow must be at least " + MIN_WINDOW + " but was " + maxWindow);
+    }
+    this.horizonBytes = horizonBytes;
+    this.windowBytes = Objects.requireNonNull(windowBytes, "windowBytes");
+    this.maxWindow = maxWindow;
+  }
+
+  /**
+   * Records a read of {@code key}, a record of {@code recordBytes} bytes (key and value), and tells
+   * whether the key was read within the window before it: whether the cache should store it.
+   */
+  public boolean admit(byte[] key, int recordBytes) {
+    Objects.requireNonNull(key, "key");
+    long h = hash(key);
+    Generations g = generations;
+    if (g == Generations.UNSIZED) {
+      Generations sized = new Generations(
+          new Generation(clamp(windowBytes.getAsLong() / Math.max(1, recordBytes))), Generation.EMPTY);
+      g = GENERATIONS.compareAndSet(this, g, sized) ? sized : generations;
+    }
+    boolean seen = g.current.contains(h) || g.previous.contains(h);
+    g.current.add(h);
+    if (g.current.filled(recordBytes)) {
+      generations = new Generations(new Generation(nextWindow(g.current)), g.current);
+    }
+    double w = Math.min(1.0, (double) recordBytes / horizonBytes);
+    double s = admittedShare;
+    admittedShare = s + ((seen ? 1.0 : 0.0) - s) * w;
+    return seen;
+  }
+
+  /**
+   * Whether {@code key} was read within the window, without recording a read. For tests and
+   * diagnostics: the store asks only through {@link #admit}.
+   */
+  public boolean mightContain(byte[] key) {
+    Objects.requireNonNull(key, "key");
+    long h = hash(key);
+    Generations g = generations;
+    return g.current.contains(h) || g.previous.contains(h);
+  }
+
+  /**
+   * The share of admitted bytes among the bytes offered to {@link #admit}, weighted toward the
+   * last {@code horizonBytes}: each read of {@code b} bytes moves it by {@code b / horizonBytes} of
+   * the way toward 1 (admitted) or 0. Starts at 0.
+   */
+  public double admittedShare() {
+    return admittedShare;
+  }
+
+  /** Keys the current generation holds when full; 0 before the first read. */
+  public int window() {
+    return generations.current.capacity;
+  }
+
+  /** Heap bytes of both generations' bits. */
+  public long memoryBytes() {
+    Generations g = generations;
+    return 8L * (g.current.words.length + g.previous.words.length);
+  }
+
+  private int nextWindow(Generation filled) {
+    long meanRecordBytes = Math.max(1, filled.bytes.get() / Math.max(1, filled.added.get()));
+    return clamp(windowBytes.getAsLong() / meanRecordBytes);
+  }
+
+  private int clamp(long window) {
+    return (int) Math.max(MIN_WINDOW, Math.min(maxWindow, window));
+  }
+
+  /** FNV-1a over the bytes, then MurmurHash3's 64-bit finalizer to spread the bits. */
+  static long hash(byte[] key) {
+    long h = 0xcbf29ce484222325L;
+    for (byte b : key) {
+      h = (h ^ (b & 0xff)) * 0x100000001b3L;
+    }
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb93e53ccfe53L;
+    h ^= h >>> 33;
+    return h;
+  }
+
+  private static final class Generations {
+    static final Generations UNSIZED = new Generations(Generation.EMPTY, Generation.EMPTY);
+
+    final Generation current;
+    final Generation previous;
+
+    Generations(Generation current, Generation previous) {
+      this.current = current;
+      this.previous = previous;
+    }
+  }
+
+  /** One generation: a blocked Bloom filter of up to {@code capacity} keys. */
+  private static final class Generation {
+    static final Generation EMPTY = new Generation(0);
+
+    final int capacity;
+    final long[] words;
+    final AtomicInteger added = new AtomicInteger();
+    final AtomicLong bytes = new AtomicLong();
+
+    Generation(int capacity) {
+      this.capacity = capacity;
+      long bits = Math.max(64, (long) capacity * BITS_PER_KEY);
+      this.words = new long[(int) (Long.highestOneBit(bits - 1) << 1 >>> 6)];
+    }
+
+    /** The word: the low bits of the hash; the probes: four 6-bit slices of the high half. */
+    private static long mask(long h) {
+      int bits = (int) (h >>> 32);
+      long m = 0;
+      for (int i = 0; i < PROBES; i++) {
+        m |= 1L << ((bits >>> (6 * i)) & 63);
+      }
+      return m;
+    }
+
+    boolean contains(long h) {
+      long m = mask(h);
+      return ((long) WORDS.getOpaque(words, (int) h & (words.length - 1)) & m) == m;
+    }
+
+    void add(long h) {
+      long m = mask(h);
+      int i = (int) h & (words.length - 1);
+      if (((long) WORDS.getOpaque(words, i) & m) != m) {
+        WORDS.getAndBitwiseOr(words, i, m);
+      }
+    }
+
+    /** Counts an add of a record of {@code recordBytes}; true for the one add that fills it. */
+    boolean filled(int recordBytes) {
+      bytes.addAndGet(recordBytes);
+      return added.incrementAndGet() == capacity;
+    }
+  }
+}

@@ -1,0 +1,149 @@
+package io.hotrap.core;
+
+import static io.hotrap.core.TestStores.key;
+import static io.hotrap.core.TestStores.rawGet;
+import static io.hotrap.core.TestStores.small;
+import static io.hotrap.core.TestStores.value;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotrap.cache.PromotionCache;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Which slow-tier reads the promotion cache stores, and what a check does with them: a key is
+ * cached on its second slow-tier read within the admission filter's window; a table of such
+ * returns is promoted only when they made at least half of the recent reads, and otherwise waits,
+ * at most half a table of it, and is dropped if no get reads it. Checks run one read at a time
+ * here (each get waits for the check it caused), so where each table ends is fixed. RALT's buffer
+ * is never written (no awaitBackgroundWork), so it calls nothing stable-hot and every hot record
+ * is one that came back.
+ */
+class PromotionAdmissionTest {
+  static final int VALUE_BYTES = 100;
+  static final long CACHE_BYTES = 4 << 10;
+  /** Entries that fill the cache: each is charged key + value + overhead. */
+  static final int FULL = (int) ((CACHE_BYTES + entryBytes() - 1) / entryBytes());
+  /** Entries that fit in half the cache: what a check puts back at most. */
+  static final int HALF = (int) (CACHE_BYTES / 2 / entryBytes());
+
+  @TempDir Path dir;
+
+  private static long entryBytes() {
+    return PromotionCache.charge(key(0).length, VALUE_BYTES);
+  }
+
+  private HotRapDB open(HotRapOptions.Builder options) throws Exception {
+    HotRapDB db = HotRapDB.open(options.fastBudgetBytes(256L << 20).promoteByCompaction(false)
+        .promotionCacheBytes(CACHE_BYTES).build());
+    for (int i = 0; i < 2000; i++) {
+      db.put(key(i), value(i, 1, VALUE_BYTES));
+    }
+    db.flush();
+    for (int round = 0; round < 10 && db.migrator().migrateNow(Long.MAX_VALUE, true) > 0; round++) {
+      // Each round moves the fast tier's bottommost files down.
+    }
+    assertNull(rawGet(db, db.fastHandle(), key(0)));
+    assertNull(rawGet(db, db.fastHandle(), key(1999)));
+    return db;
+  }
+
+  /** Reads {@code key(i)} and waits for the check it caused, if any. */
+  private static void read(HotRapDB db, int i) {
+    assertNotNull(db.get(key(i)));
+    db.promoter().awaitIdle();
+  }
+
+  @Test
+  void aRecordIsCachedOnItsSecondSlowTierRead() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (HotRapDB db = open(small(dir).meterRegistry(registry))) {
+      PromotionCache cache = db.promoter().cache();
+      read(db, 7);
+      assertNull(cache.get(key(7)), "a record read once was cached");
+      assertEquals(1, db.stats().promotionReadsNotAdmitted());
+      read(db, 7);
+      assertNotNull(cache.get(key(7)), "a record read twice was not cached");
+      read(db, 7);
+      HotRapStats s = db.stats();
+      assertEquals(1, s.promotionCacheHits(), s::toString);
+      assertEquals(2, s.getsServedSlow(), s::toString);
+      assertEquals(1.0, registry.get("hotrap.promotion.not.admitted").functionCounter().count());
+    }
+  }
+
+  @Test
+  void withoutTheHotnessCheckEverySlowTierReadIsCached() throws Exception {
+    try (HotRapDB db = open(small(dir).hotnessCheck(false))) {
+      read(db, 7);
+      assertNotNull(db.promoter().cache().get(key(7)));
+      assertNull(db.promoter().admission());
+      assertEquals(0, db.stats().promotionReadsNotAdmitted());
+    }
+  }
+
+  @Test
+  void returnsAmongMostlyFirstReadsArePutBackThenDroppedUnread() throws Exception {
+    try (HotRapDB db = open(small(dir))) {
+      PromotionCache cache = db.promoter().cache();
+      assertTrue(HALF >= 8 && 2 * HALF < FULL, "sizes " + HALF + "/" + FULL);
+      for (int i = 0; i < FULL; i++) {
+        read(db, i);
+      }
+      assertEquals(0, cache.mutableSize());
+      // Each key comes back among two first reads: a table fills with returns, a third of the reads.
+      int cold = 1000;
+      for (int i = 0; i < FULL; i++) {
+        read(db, i);
+        read(db, cold++);
+        read(db, cold++);
+      }
+      HotRapStats s = db.stats();
+      assertEquals(FULL, s.promotionCandidatesReturned(), s::toString);
+      assertEquals(0, s.bytesPromotedByFlush(), "returns among mostly first reads were promoted: " + s);
+      assertEquals(HALF, cache.mutableSize(), "half a table was not put back");
+
+      // Another table of returns among first reads; the put-backs, never read, wait through two
+      // checks and the third drops them.
+      for (int i = 100; i < 100 + 2 * FULL; i++) {
+        read(db, i);
+      }
+      for (int i = 100; i < 100 + 2 * FULL && db.stats().promotionsDroppedUnread() == 0; i++) {
+        read(db, i);
+        read(db, cold++);
+        read(db, cold++);
+      }
+      s = db.stats();
+      assertEquals(HALF, s.promotionsDroppedUnread(), s::toString);
+      assertEquals(0, s.bytesPromotedByFlush(), s::toString);
+      assertNull(cache.get(key(0)), "a put-back that no get read was kept");
+    }
+  }
+
+  @Test
+  void returnsThatMakeMostOfTheReadsArePromoted() throws Exception {
+    try (HotRapDB db = open(small(dir))) {
+      int keys = 3 * FULL;
+      for (int i = 0; i < keys; i++) {
+        read(db, i);
+      }
+      for (int i = 0; i < keys; i++) {
+        read(db, i);
+      }
+      HotRapStats s = db.stats();
+      assertTrue(s.bytesPromotedByFlush() >= FULL * (key(0).length + VALUE_BYTES), s.toString());
+      int onFast = 0;
+      for (int i = 0; i < keys; i++) {
+        if (rawGet(db, db.fastHandle(), key(i)) != null) {
+          onFast++;
+        }
+      }
+      assertTrue(onFast >= FULL, onFast + " of " + keys + " on the fast tier; " + s);
+    }
+  }
+}
