@@ -5,7 +5,9 @@
 # JMH runs every fork of one parameter value before the first fork of the next, so on a shared
 # machine its two figures can come minutes apart under different load from other tenants. This
 # script alternates the two values, one fork each, and reports the ratio within each pair
-# (true / false) and the median of those ratios, beside each side's median score.
+# (true / false) and the median of those ratios, beside each side's median score. Its trials share
+# one loaded store where the benchmark supports it (ColdGetBenchmark's template directory), so that
+# every trial starts from the same files.
 #
 # Usage: scripts/jmh-pairs.sh <benchmark> <param> <pairs> [extra JMH arguments...]
 #   scripts/jmh-pairs.sh ColdGetBenchmark promotion 6 -wi 3 -w 3 -i 6 -r 3
@@ -15,7 +17,7 @@
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
-  sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 bench=$1 param=$2 pairs=$3
@@ -27,7 +29,8 @@ jar=$(dirname "$0")/../hotrap-bench/target/hotrap-bench.jar
 trial() {
   local value=$1
   shift
-  java -jar "$jar" jmh "$bench" -p "$param=$value" -f 1 -rf csv -rff "$csv" "$@" > "$log" 2>&1 \
+  java -jar "$jar" jmh "$bench" -p "$param=$value" -f 1 -rf csv -rff "$csv" \
+    -jvmArgsAppend "-Dhotrap.bench.coldget.template=$work/template" "$@" > "$log" 2>&1 \
     || { tail -20 "$log" >&2; return 1; }
   awk -F, 'NR == 2 { gsub(/"/, "", $5); print $5 }' "$csv"
 }

@@ -44,6 +44,25 @@ public final class Directories {
     }
   }
 
+  /**
+   * Copies the tree under {@code from} to {@code to}, which must not exist: directories first, then
+   * each file.
+   */
+  public static void copyRecursively(Path from, Path to) {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Total size of the regular files under {@code dir}, bytes. */
   public static long size(Path dir) {
     try (Stream<Path> files = Files.walk(dir)) {
