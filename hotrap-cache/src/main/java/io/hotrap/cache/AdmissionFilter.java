@@ -90,7 +90,8 @@ public final class AdmissionFilter {
       throw new IllegalArgumentException("horizonBytes must be positive but was " + horizonBytes);
     }
     if (maxWindow < MIN_WINDOW) {
-      throw new IllegalArgumentException("maxWindow must be at least " + MIN_WINDOW + " but was " + maxWindow);
+      throw new IllegalArgumentException(
+          "maxWindow must be at least " + MIN_WINDOW + " but was " + maxWindow);
     }
     this.horizonBytes = horizonBytes;
     this.windowBytes = Objects.requireNonNull(windowBytes, "windowBytes");

@@ -114,7 +114,8 @@ class AdmissionFilterTest {
     for (int i = 0; i < 3 * 4096; i++) {
       f.admit(key(i), RECORD);
     }
-    assertTrue(f.memoryBytes() <= 2L * 4096 * AdmissionFilter.BITS_PER_KEY / 8 * 2, "" + f.memoryBytes());
+    long bound = 2L * 4096 * AdmissionFilter.BITS_PER_KEY / 8 * 2;
+    assertTrue(f.memoryBytes() <= bound, f.memoryBytes() + " B");
   }
 
   @Test

@@ -45,13 +45,13 @@ import org.rocksdb.WriteOptions;
  *
  * <p><b>Second reads only.</b> With the hotness check on, a slow-tier hit is cached only if its
  * key was read from the slow tier lately ({@link AdmissionFilter}, whose window is twice RALT's
- * hot-set limit in records): a record read once cannot be promoted, and caching every cold read cost cold
- * uniform gets about a fifth of their throughput (copies, skip-list inserts, a checker wake-up per
- * table). Every record in a table has thus come back, the test of Algorithm 1, whether or not RALT
- * has merged its two accesses yet (it learns that a key came back only when the runs holding them
- * merge, and a hot set read in passes from a cold tracker would otherwise wait for a third pass).
- * The check takes such records as hot up to RALT's room to grow ({@link #returnRoom}): beyond it
- * retention would demote them again.
+ * hot-set limit in records): a record read once cannot be promoted, and caching every cold read
+ * cost cold uniform gets about a fifth of their throughput (copies, skip-list inserts, a checker
+ * wake-up per table). Every record in a table has thus come back, the test of Algorithm 1,
+ * whether or not RALT has merged its two accesses yet (it learns that a key came back only when
+ * the runs holding them merge, and a hot set read in passes from a cold tracker would otherwise
+ * wait for a third pass). The check takes such records as hot up to RALT's room to grow
+ * ({@link #returnRoom}): beyond it retention would demote them again.
  *
  * <p><b>Came back by chance.</b> Under reads spread over far more data than the window, a few keys
  * come back by chance, and a table fills with them slowly. What tells them from a hot set is the

@@ -127,8 +127,9 @@ public final class ColdGetPaired {
   }
 
   private static void print(PrintStream out, String side, HotRapStats s) {
-    out.printf("%s: gets served fast %d, slow %d; promoted by flush %d B, by compaction %d B;"
-        + " promotion cache hits %d%n", side, s.getsServedFast(), s.getsServedSlow(),
-        s.bytesPromotedByFlush(), s.bytesPromotedByCompaction(), s.promotionCacheHits());
+    out.printf("%s: gets served fast %d, slow %d; slow hits not admitted %d; promoted by flush"
+        + " %d B, by compaction %d B; promotion cache hits %d%n", side, s.getsServedFast(),
+        s.getsServedSlow(), s.promotionReadsNotAdmitted(), s.bytesPromotedByFlush(),
+        s.bytesPromotedByCompaction(), s.promotionCacheHits());
   }
 }
