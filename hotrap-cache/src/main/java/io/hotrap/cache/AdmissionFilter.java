@@ -34,8 +34,10 @@ import java.util.function.LongSupplier;
  * on its first read, as if there were no filter.
  *
  * <p><b>The admitted share.</b> {@link #admittedShare()} is an exponentially weighted share of
- * admitted bytes among all bytes offered, with a horizon of {@code horizonBytes} (the cache's
- * target size: one table's worth of reads). A table full of admitted records says little when they
+ * admitted bytes among the bytes of reads that got past the fast tier, with a horizon of {@code
+ * horizonBytes} (the cache's target size: one table's worth of reads). Gets that the cache served
+ * count as admitted ({@link #cacheHit}): they read records that came back, and once most of a hot
+ * set waits in the cache, they are most of its reads. A table full of admitted records says little when they
  * are a few chance returns gathered over reads of many times its size; the promotion check asks
  * the share whether the records that came back stood out from the reads around them, as a table
  * that held every read would have shown by its own mix.
@@ -116,10 +118,23 @@ public final class AdmissionFilter {
     if (g.current.filled(recordBytes)) {
       generations = new Generations(new Generation(nextWindow(g.current)), g.current);
     }
+    share(seen, recordBytes);
+    return seen;
+  }
+
+  /**
+   * Records a read of a {@code recordBytes} record that the promotion cache served: a record that
+   * came back, since the cache holds only admitted ones, read without reaching the slow tier. It
+   * counts toward {@link #admittedShare()} as an admitted read and leaves the window alone.
+   */
+  public void cacheHit(int recordBytes) {
+    share(true, recordBytes);
+  }
+
+  private void share(boolean admitted, int recordBytes) {
     double w = Math.min(1.0, (double) recordBytes / horizonBytes);
     double s = admittedShare;
-    admittedShare = s + ((seen ? 1.0 : 0.0) - s) * w;
-    return seen;
+    admittedShare = s + ((admitted ? 1.0 : 0.0) - s) * w;
   }
 
   /**
@@ -134,9 +149,10 @@ public final class AdmissionFilter {
   }
 
   /**
-   * The share of admitted bytes among the bytes offered to {@link #admit}, weighted toward the
-   * last {@code horizonBytes}: each read of {@code b} bytes moves it by {@code b / horizonBytes} of
-   * the way toward 1 (admitted) or 0. Starts at 0.
+   * The share of admitted bytes among the bytes read past the fast tier ({@link #admit}, and
+   * {@link #cacheHit} as admitted), weighted toward the last {@code horizonBytes}: each read of
+   * {@code b} bytes moves it by {@code b / horizonBytes} of the way toward 1 (admitted) or 0.
+   * Starts at 0.
    */
   public double admittedShare() {
     return admittedShare;

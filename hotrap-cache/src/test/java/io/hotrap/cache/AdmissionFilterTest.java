@@ -145,6 +145,20 @@ class AdmissionFilterTest {
   }
 
   @Test
+  void cacheHitsCountAsAdmittedReadsAndAddNoKey() {
+    AdmissionFilter f = filter(1 << 16);
+    for (int i = 0; i < 200; i++) {
+      f.admit(key(i), RECORD);
+    }
+    assertTrue(f.admittedShare() < 0.01, "share " + f.admittedShare());
+    for (int i = 0; i < 200; i++) {
+      f.cacheHit(RECORD);
+    }
+    assertTrue(f.admittedShare() > 0.95, "share " + f.admittedShare());
+    assertFalse(f.mightContain(key(1_000_000)));
+  }
+
+  @Test
   void concurrentReadersLoseNoKeyAddedWithinTheWindow() throws Exception {
     int threads = 8;
     int perThread = 4_000;

@@ -57,8 +57,11 @@ import org.rocksdb.WriteOptions;
  * come back by chance, and a table fills with them slowly. What tells them from a hot set is the
  * reads around them: the check promotes only while the filter's admitted share of recent read bytes
  * is at least {@value #MIN_ADMITTED_SHARE} (a table that held every read would have been half hot;
- * DESIGN.md §9 asks for half a file). Otherwise it puts back at most half a table, so that the
- * mutable table is not refilled by its own put-backs, and a record that waits through
+ * DESIGN.md §9 asks for half a file). Gets served by the promotion cache count as admitted reads:
+ * the tail of a hot set that is mostly promoted makes few slow-tier reads beside the cold ones,
+ * but its records, put back, are read from the cache. Otherwise the check puts back at most half
+ * a table, those a get read first, so that the mutable table is not refilled by its own
+ * put-backs, and a record that waits through
  * {@value #MAX_PUT_BACKS_UNREAD} checks in a row without a get reading it is dropped by the next
  * one: a record that came back by chance is no likelier than any other to be read again, and a hot
  * one is read while it waits. A record put back and not read since rides along with a promotion but
@@ -192,6 +195,9 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
       return null;
     }
     counters.promotionCacheHits.increment();
+    if (admission != null) {
+      admission.cacheHit(key.length + v.length);
+    }
     return v.clone();
   }
 
@@ -348,17 +354,23 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   }
 
   /**
-   * The first of {@code records} that fit in half the cache's target: put back, they leave the
-   * mutable table room to fill with new reads instead of being frozen again at once.
+   * Of {@code records}, those that fit in half the cache's target, the ones a get read from the
+   * cache first: put back, they leave the mutable table room to fill with new reads instead of
+   * being frozen again at once, and the records read while they waited are the likeliest to be
+   * read again.
    */
   private List<PromotionCache.Entry> upToHalfATable(List<PromotionCache.Entry> records) {
+    List<PromotionCache.Entry> kept = new ArrayList<>();
     long room = cache.targetBytes() / 2;
-    int n = 0;
-    while (n < records.size() && records.get(n).bytes() <= room) {
-      room -= records.get(n).bytes();
-      n++;
+    for (boolean read : new boolean[] {true, false}) {
+      for (PromotionCache.Entry e : records) {
+        if (e.wasRead() == read && e.bytes() <= room) {
+          kept.add(e);
+          room -= e.bytes();
+        }
+      }
     }
-    return records.subList(0, n);
+    return kept;
   }
 
   /**

@@ -102,11 +102,17 @@ class PromotionAdmissionTest {
         read(db, i);
         read(db, cold++);
         read(db, cold++);
+        if (i == FULL - 2) {
+          read(db, FULL - 2); // from the cache, before the table is checked
+        }
       }
       HotRapStats s = db.stats();
+      assertEquals(1, s.promotionCacheHits(), s::toString);
       assertEquals(FULL, s.promotionCandidatesReturned(), s::toString);
       assertEquals(0, s.bytesPromotedByFlush(), "returns among mostly first reads were promoted: " + s);
       assertEquals(HALF, cache.mutableSize(), "half a table was not put back");
+      assertNotNull(cache.get(key(FULL - 2)), "the record a get read was not among those put back");
+      assertNull(cache.get(key(HALF - 1)), "more than half a table was put back");
 
       // Another table of returns among first reads; the put-backs, never read, wait through two
       // checks and the third drops them.
@@ -119,9 +125,46 @@ class PromotionAdmissionTest {
         read(db, cold++);
       }
       s = db.stats();
-      assertEquals(HALF, s.promotionsDroppedUnread(), s::toString);
+      // All but key FULL - 2, which the assertion above read from the cache.
+      assertEquals(HALF - 1, s.promotionsDroppedUnread(), s::toString);
       assertEquals(0, s.bytesPromotedByFlush(), s::toString);
       assertNull(cache.get(key(0)), "a put-back that no get read was kept");
+    }
+  }
+
+  @Test
+  void putBacksReadFromTheCacheCountAsReturnsAndArePromotedWithNewOnes() throws Exception {
+    try (HotRapDB db = open(small(dir))) {
+      // As above: a table of returns among first reads, half of it put back.
+      for (int i = 0; i < FULL; i++) {
+        read(db, i);
+      }
+      int cold = 1000;
+      for (int i = 0; i < FULL; i++) {
+        read(db, i);
+        read(db, cold++);
+        read(db, cold++);
+      }
+      assertEquals(0, db.stats().bytesPromotedByFlush());
+      // New keys read once; then the put-backs, read from the cache, are most of the reads, and
+      // the new keys come back. Counted with the slow-tier reads alone, the returns would be a
+      // quarter of the recent reads, and the table would be put back again.
+      for (int i = 100; i < 100 + FULL; i++) {
+        read(db, i);
+      }
+      for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < HALF; i++) {
+          read(db, i);
+        }
+      }
+      for (int i = 100; i < 100 + FULL && db.stats().bytesPromotedByFlush() == 0; i++) {
+        read(db, i);
+      }
+      HotRapStats s = db.stats();
+      assertEquals(3L * HALF, s.promotionCacheHits(), s::toString);
+      assertTrue(s.bytesPromotedByFlush() > 0, s.toString());
+      assertNotNull(rawGet(db, db.fastHandle(), key(0)), "a put-back read from the cache: " + s);
+      assertNotNull(rawGet(db, db.fastHandle(), key(100)), "a new return: " + s);
     }
   }
 
