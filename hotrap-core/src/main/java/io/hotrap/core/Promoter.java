@@ -301,8 +301,12 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
       // RALT answers from its files; accesses still in its buffer are invisible, to this check and
       // to retention, which would demote a promoted record RALT does not yet know as hot. The
       // floor keeps a run per check from being mostly file overhead and merges when checks come
-      // often (a small cache, or a hot set read at full speed).
-      tracker.flushIfBuffered(RALT_FLUSH_FLOOR);
+      // often (a small cache, or a hot set read at full speed). A check with too few returns
+      // among the reads promotes nothing whatever RALT says, and leaves RALT to write its buffer
+      // when full, as it does with promotion off.
+      if (admittedShare >= MIN_ADMITTED_SHARE) {
+        tracker.flushIfBuffered(RALT_FLUSH_FLOOR);
+      }
       returnRoom = returnRoom();
     }
     List<PromotionCache.Entry> hot = new ArrayList<>();
