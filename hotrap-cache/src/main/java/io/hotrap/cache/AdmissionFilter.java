@@ -113,8 +113,8 @@ public final class AdmissionFilter {
           new Generation(clamp(windowBytes.getAsLong() / Math.max(1, recordBytes))), Generation.EMPTY);
       g = GENERATIONS.compareAndSet(this, g, sized) ? sized : generations;
     }
-    boolean seen = g.current.contains(h) || g.previous.contains(h);
-    g.current.add(h);
+    long m = Generation.mask(h);
+    boolean seen = g.current.add(h, m) | g.previous.contains(h, m);
     if (g.current.filled(recordBytes)) {
       generations = new Generations(new Generation(nextWindow(g.current)), g.current);
     }
@@ -144,8 +144,9 @@ public final class AdmissionFilter {
   public boolean mightContain(byte[] key) {
     Objects.requireNonNull(key, "key");
     long h = hash(key);
+    long m = Generation.mask(h);
     Generations g = generations;
-    return g.current.contains(h) || g.previous.contains(h);
+    return g.current.contains(h, m) || g.previous.contains(h, m);
   }
 
   /**
@@ -219,8 +220,8 @@ public final class AdmissionFilter {
       this.words = new long[(int) (Long.highestOneBit(bits - 1) << 1 >>> 6)];
     }
 
-    /** The word: the low bits of the hash; the probes: four 6-bit slices of the high half. */
-    private static long mask(long h) {
+    /** The probes: four 6-bit slices of the hash's high half. The word: its low bits. */
+    static long mask(long h) {
       int bits = (int) (h >>> 32);
       long m = 0;
       for (int i = 0; i < PROBES; i++) {
@@ -229,17 +230,18 @@ public final class AdmissionFilter {
       return m;
     }
 
-    boolean contains(long h) {
-      long m = mask(h);
+    boolean contains(long h, long m) {
       return ((long) WORDS.getOpaque(words, (int) h & (words.length - 1)) & m) == m;
     }
 
-    void add(long h) {
-      long m = mask(h);
+    /** Sets the key's bits; returns whether all were set before. */
+    boolean add(long h, long m) {
       int i = (int) h & (words.length - 1);
-      if (((long) WORDS.getOpaque(words, i) & m) != m) {
-        WORDS.getAndBitwiseOr(words, i, m);
+      long before = (long) WORDS.getOpaque(words, i);
+      if ((before & m) == m) {
+        return true;
       }
+      return ((long) WORDS.getAndBitwiseOr(words, i, m) & m) == m;
     }
 
     /** Counts an add of a record of {@code recordBytes}; true for the one add that fills it. */
