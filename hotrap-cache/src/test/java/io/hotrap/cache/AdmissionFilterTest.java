@@ -22,6 +22,13 @@ class AdmissionFilterTest {
     return ByteBuffer.allocate(24).putInt(0x6b657900).putInt(i).array();
   }
 
+  /** Asserts that the filter reports every key from {@code from} to {@code to} (exclusive). */
+  private static void assertRemembered(AdmissionFilter f, int from, int to) {
+    for (int i = from; i < to; i++) {
+      assertTrue(f.mightContain(key(i)), "key " + i);
+    }
+  }
+
   /** How many of the keys {@code from} to {@code to} (exclusive) the filter reports. */
   private static int reported(AdmissionFilter f, int from, int to) {
     int n = 0;
@@ -60,9 +67,7 @@ class AdmissionFilterTest {
       f.admit(key(i), RECORD);
     }
     // Generations: [0, 1000) forgotten, [1000, 2000) previous, [2000, 2500) current.
-    for (int i = 1000; i < 2500; i++) {
-      assertTrue(f.mightContain(key(i)), "key " + i);
-    }
+    assertRemembered(f, 1000, 2500);
     int forgottenButReported = reported(f, 0, 1000);
     assertTrue(forgottenButReported < 20, forgottenButReported + " of 1000 forgotten keys reported");
   }
@@ -95,9 +100,7 @@ class AdmissionFilterTest {
     for (int i = 100; i < 5_000; i++) {
       f.admit(key(i), RECORD);
     }
-    for (int i = 0; i < 5_000; i++) {
-      assertTrue(f.mightContain(key(i)), "key " + i);
-    }
+    assertRemembered(f, 0, 5_000);
   }
 
   @Test
@@ -189,9 +192,7 @@ class AdmissionFilterTest {
     } finally {
       pool.shutdownNow();
     }
-    for (int i = 0; i < threads * perThread; i++) {
-      assertTrue(f.mightContain(key(i)), "key " + i + " was lost");
-    }
+    assertRemembered(f, 0, threads * perThread);
   }
 
   @Test
@@ -229,9 +230,7 @@ class AdmissionFilterTest {
     for (int i = 2_000_000; i < 2_001_000; i++) {
       f.admit(key(i), RECORD);
     }
-    for (int i = 2_000_000; i < 2_001_000; i++) {
-      assertTrue(f.mightContain(key(i)), "key " + i);
-    }
+    assertRemembered(f, 2_000_000, 2_001_000);
   }
 
   @Test
