@@ -1,0 +1,335 @@
+package io.hotrap.cache.flash;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The flash tier, after CacheLib's Navy block cache: items packed into large regions
+ * ({@link RegionStore}), an in-memory index from key to location ({@link FlashIndex}) with the
+ * bypass filter kept in step, and one worker thread that writes full regions and evicts whole
+ * regions to keep a few clean. On eviction, an item read at least {@code reinsertionHits} times
+ * since it was written is written again (Navy's hits-based reinsertion), unless it sits in DRAM,
+ * from where it comes back to flash when DRAM evicts it; everything else in the region is dropped.
+ * Items are written once per stay on flash, so flash bytes written stay close to the bytes
+ * admitted (see {@link FlashCacheStats#writeAmplification()}).
+ *
+ * <p><b>The index invariant.</b> The index maps a key only to a location holding the key's newest
+ * value, or not at all. Every writer keeps it: {@link #admit} indexes the value DRAM just evicted,
+ * which is the newest (DRAM's eviction is atomic with it, see {@link FlashCache}); reinsertion and
+ * purges change an entry only if it still holds the location they read; a put or invalidation in
+ * DRAM removes the key from the index. A read therefore returns either a value that was current
+ * when it read the index, or a miss.
+ *
+ * <h2>Concurrency</h2>
+ * {@link #lookup}, {@link #admit}, {@link #remove} and {@link #purgeGroup} are thread-safe and may
+ * run concurrently with the worker. The worker is the only thread that writes regions to the file
+ * and reclaims them; it takes no lock of the DRAM tier and never waits for a caller, which is why
+ * {@link #admit} may wait for it (for a free buffer or a clean region) while DRAM holds its locks.
+ * {@link #close} must not run concurrently with anything else.
+ */
+final class FlashTier implements Closeable {
+  private static final System.Logger LOG = System.getLogger(FlashTier.class.getName());
+
+  private final Path dir;
+  private final RegionStore store;
+  private final FlashIndex index;
+  private final InvalidGroups groups;
+  private final FlashCounters counters;
+  private final RegionEvictionPolicy policy;
+  private final int reinsertionHits;
+  private final Predicate<ItemKey> inDram;
+  private final Thread worker;
+  private boolean closed;
+
+  /**
+   * Opens the tier in {@code dir}, restoring the index from a checkpoint if {@code warmRestart} and
+   * one is there, and starts the worker.
+   *
+   * @param filterCapacity keys the bypass filter is sized for, or 0 for no filter
+   * @param inDram whether a key is in the DRAM tier; called by the worker, must not block
+   */
+  FlashTier(Path dir, int regionBytes, int regionCount, int buffers, RegionEvictionPolicy policy,
+      int reinsertionHits, long filterCapacity, boolean warmRestart, InvalidGroups groups,
+      FlashCounters counters, Predicate<ItemKey> inDram) throws IOException {
+    this.dir = dir;
+    this.groups = groups;
+    this.counters = counters;
+    this.policy = policy;
+    this.reinsertionHits = reinsertionHits;
+    this.inDram = inDram;
+    Checkpoint.Contents saved = warmRestart
+        ? Checkpoint.readAndDelete(dir, regionBytes, regionCount)
+        : discardCheckpoint(dir);
+    CuckooFilter filter = filterCapacity > 0 ? new CuckooFilter(filterCapacity) : null;
+    int expected = saved == null ? 16 : saved.keys().size();
+    this.index = new FlashIndex(filter, expected);
+    this.store = new RegionStore(dir, regionBytes, regionCount, buffers,
+        saved == null ? 1 : saved.nextGeneration(), counters);
+    if (saved != null) {
+      restore(saved);
+    }
+    store.startServing();
+    this.worker = new Thread(this::work, "hotrap-flash-" + dir.getFileName());
+    worker.setDaemon(true);
+    worker.start();
+  }
+
+  private static Checkpoint.Contents discardCheckpoint(Path dir) throws IOException {
+    Checkpoint.delete(dir);
+    return null;
+  }
+
+  private void restore(Checkpoint.Contents saved) {
+    for (Checkpoint.StoredRegion r : saved.regions()) {
+      store.restore(r.id(), r.generation(), r.lastAccess(), r.used());
+    }
+    long restored = 0;
+    for (int i = 0; i < saved.keys().size(); i++) {
+      ItemKey key = saved.keys().get(i);
+      Location loc = saved.locations().get(i);
+      if (index.put(key, loc)) {
+        store.region(loc.region).keys.add(key);
+        restored++;
+      }
+    }
+    groups.restore(saved.invalidGroups());
+    counters.restoredItems = restored;
+  }
+
+  /** Whether the bypass filter lets a lookup of {@code key} through. */
+  boolean mightContain(ItemKey key) {
+    return index.mightContain(key);
+  }
+
+  /** The key's current location, or {@code null}. */
+  Location locate(ItemKey key) {
+    return index.get(key);
+  }
+
+  /** Whether the index holds the key. */
+  boolean contains(ItemKey key) {
+    return index.containsKey(key);
+  }
+
+  /**
+   * Reads the value at {@code loc}, which the caller got from {@link #locate}; counts the hit for
+   * reinsertion and LRU. A damaged item is removed from the index.
+   *
+   * @return the value, or {@code null} if the location is stale or the item damaged
+   */
+  byte[] lookup(ItemKey key, Location loc) {
+    byte[] value = store.read(key, loc);
+    if (value == null) {
+      Region r = store.region(loc.region);
+      if (r.generation == loc.generation) {
+        index.remove(key, loc); // damaged: do not read it again
+      }
+      return null;
+    }
+    loc.hit();
+    store.region(loc.region).touch(store.epoch());
+    return value;
+  }
+
+  /**
+   * Writes an item DRAM evicted and indexes it. Called inside DRAM's atomic eviction of the key.
+   *
+   * @param flashClean whether the value was read from flash and not changed since (then it is
+   *     written only if the index lost the key meanwhile)
+   */
+  void admit(ItemKey key, byte[] value, long group, boolean flashClean) {
+    if (groups.contains(group)) {
+      counters.droppedInserts.increment();
+      return;
+    }
+    if (flashClean && index.containsKey(key)) {
+      return;
+    }
+    Location loc = store.append(key, value, group, true);
+    if (loc == null) {
+      counters.droppedInserts.increment();
+      return;
+    }
+    counters.flashItemsAdmitted.increment();
+    counters.flashBytesAdmitted.add(loc.length);
+    if (!index.put(key, loc)) {
+      counters.droppedInserts.increment();
+      return;
+    }
+    // A purge of the group that started before the put may have missed it (InvalidGroups).
+    if (groups.contains(group) && index.remove(key, loc)) {
+      counters.purgedItems.increment();
+    }
+  }
+
+  /** Drops the key from the index; its bytes stay until their region is evicted. */
+  void remove(ItemKey key) {
+    index.remove(key);
+  }
+
+  /** Drops every indexed item of {@code group}; returns how many. Weakly consistent walk. */
+  long purgeGroup(long group) {
+    long[] purged = {0};
+    index.forEach((key, loc) -> {
+      if (loc.group == group && index.remove(key, loc)) {
+        purged[0]++;
+      }
+    });
+    return purged[0];
+  }
+
+  int size() {
+    return index.size();
+  }
+
+  long regionBytes() {
+    return store.regionBytes();
+  }
+
+  /** Waits until the worker has written every sealed region and refilled the clean reserve. */
+  void awaitQuiescence() throws InterruptedException {
+    store.awaitIdle();
+  }
+
+  private void work() {
+    try {
+      while (store.awaitWork()) {
+        Region r;
+        while ((r = store.pollSealed()) != null) {
+          store.write(r);
+        }
+        while (store.needsReclaim()) {
+          Region victim = store.takeVictim(policy);
+          if (victim == null) {
+            break;
+          }
+          evict(victim);
+          store.free(victim);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException | Error e) {
+      LOG.log(System.Logger.Level.ERROR, "flash cache worker failed", e);
+      throw e;
+    }
+  }
+
+  /** Drops or reinserts every live item of a region being reclaimed (worker only). */
+  private void evict(Region victim) {
+    long generation = victim.generation;
+    byte[] image = null;
+    boolean imageRead = false;
+    for (ItemKey key : victim.keys) {
+      Location loc = index.get(key);
+      if (loc == null || loc.region != victim.id || loc.generation != generation) {
+        continue; // removed, or moved by a later put or reinsertion
+      }
+      if (shouldReinsert(key, loc)) {
+        if (!imageRead) {
+          image = store.readRegion(victim);
+          imageRead = true;
+        }
+        if (image != null && reinsert(key, loc, image)) {
+          continue;
+        }
+      }
+      if (index.remove(key, loc)) {
+        counters.evictions.increment();
+      }
+    }
+    counters.regionEvictions.increment();
+  }
+
+  /** Navy's hits-based reinsertion, minus items DRAM holds (they return when DRAM evicts them). */
+  private boolean shouldReinsert(ItemKey key, Location loc) {
+    return reinsertionHits > 0 && loc.hits >= reinsertionHits && !groups.contains(loc.group)
+        && !inDram.test(key);
+  }
+
+  private boolean reinsert(ItemKey key, Location loc, byte[] image) {
+    byte[] value = RegionBuffer.decode(image, loc.offset, loc.length, key.bytes, loc.generation);
+    if (value == null) {
+      counters.corruptMisses.increment();
+      return false;
+    }
+    Location moved = store.append(key, value, loc.group, false);
+    if (moved == null) {
+      return false;
+    }
+    if (!index.replace(key, loc, moved)) {
+      return true; // changed meanwhile; the new entry is the newer one, the copy is dead bytes
+    }
+    counters.reinsertions.increment();
+    counters.reinsertedBytes.add(moved.length);
+    if (groups.contains(loc.group) && index.remove(key, moved)) {
+      counters.purgedItems.increment();
+    }
+    return true;
+  }
+
+  /**
+   * Stops the worker, writes the partly filled region and every sealed one, and, if
+   * {@code checkpoint}, forces the file and saves the index for a warm restart.
+   */
+  @Override
+  public void close() throws IOException {
+    close(true);
+  }
+
+  void close(boolean checkpoint) throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      store.stop();
+      worker.join();
+      store.sealActive();
+      store.writeAllSealed();
+      if (checkpoint && !store.failed()) {
+        store.sync();
+        writeCheckpoint();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while closing the flash tier", e);
+    } finally {
+      store.close();
+    }
+  }
+
+  private void writeCheckpoint() throws IOException {
+    List<Checkpoint.StoredRegion> stored = new ArrayList<>();
+    for (int i = 0; i < store.regionCount(); i++) {
+      Region r = store.region(i);
+      if (r.state == Region.State.STORED) {
+        stored.add(new Checkpoint.StoredRegion(r.id, r.generation, r.lastAccess, r.used));
+      }
+    }
+    try (Checkpoint.Writer w = Checkpoint.writer(dir, store.regionBytes(), store.regionCount(),
+        store.nextGeneration(), groups.recent(), stored)) {
+      IOException[] failure = {null};
+      index.forEach((key, loc) -> {
+        Region r = store.region(loc.region);
+        if (failure[0] != null || r.state != Region.State.STORED
+            || r.generation != loc.generation) {
+          return;
+        }
+        try {
+          w.item(key, loc);
+        } catch (IOException e) {
+          failure[0] = e;
+        }
+      });
+      if (failure[0] != null) {
+        throw failure[0];
+      }
+      w.commit();
+    }
+  }
+}
