@@ -11,7 +11,7 @@ import java.util.List;
  * <p>The log's amplification is λ = log bytes / memory-tier bytes. Once λ exceeds the trigger
  * λ_t, segments are rewritten, keeping only their live records, lowest live share first, until the
  * projected λ is at most the target λ_s. A rewrite is projected to shrink a segment to its live
- * share of its bytes. A segment whose dead share is below {@value #MIN_RECLAIM_SHARE} is never
+ * share of its bytes. A segment whose dead records are fewer than {@value #MIN_RECLAIM_PERCENT}% is never
  * chosen: when the live records alone exceed λ_s times the tier (a tier larger than configured,
  * say) the target cannot be met, and without that floor every new dead record would buy another
  * rewrite of a nearly full segment.
@@ -21,7 +21,7 @@ import java.util.List;
 final class TrimPolicy {
 
   /** Least dead share worth a rewrite: at most 9 bytes written per byte reclaimed. */
-  static final double MIN_RECLAIM_SHARE = 0.1;
+  static final int MIN_RECLAIM_PERCENT = 10;
 
   /**
    * A sealed segment as the policy sees it.
@@ -34,6 +34,11 @@ final class TrimPolicy {
   record Candidate(long base, long fileBytes, int present, int live) {
     double liveShare() {
       return present == 0 ? 0 : (double) live / present;
+    }
+
+    /** True if at least {@value #MIN_RECLAIM_PERCENT}% of its records are dead. */
+    boolean worthRewriting() {
+      return (present - live) * 100L >= (long) MIN_RECLAIM_PERCENT * present;
     }
 
     long projectedBytes() {
@@ -77,7 +82,7 @@ final class TrimPolicy {
     ordered.sort(LOWEST_LIVE_SHARE_FIRST);
     long projected = logBytes;
     for (Candidate candidate : ordered) {
-      if (projected <= target || 1 - candidate.liveShare() < MIN_RECLAIM_SHARE) {
+      if (projected <= target || !candidate.worthRewriting()) {
         break; // sorted, so every later one reclaims even less
       }
       chosen.add(candidate);
