@@ -78,7 +78,10 @@ public final class HotRapDB implements AutoCloseable {
   private final TierEventListener listener;
   private final HotRapMetrics metrics;
   private final LifecycleGuard guard = new LifecycleGuard();
+  /** Open iterators and snapshots, closed with the store. */
   private final Set<AutoCloseable> openViews = ConcurrentHashMap.newKeySet();
+  /** Open user snapshots: the only views that pin versions migration would drop. */
+  private final Set<HotRapSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
 
   private HotRapDB(HotRapOptions options, StoreLayout layout, String storeId, List<AutoCloseable> resources,
       RocksDB db, List<ColumnFamilyHandle> handles, TierEventListener listener) {
@@ -101,10 +104,10 @@ public final class HotRapDB implements AutoCloseable {
     WriteThrottle[] throttleRef = new WriteThrottle[1];
     this.migrator = new TierMigrator(db, fastCf, slowCf, options, gate, tracker, counters,
         () -> throttleRef[0].sizesChanged(), promoter != null ? promoter : PromotionByCompaction.NONE,
-        () -> !openViews.isEmpty());
+        () -> !openSnapshots.isEmpty());
     this.scheduler = new MigrationScheduler(migrator, counters, options);
     this.throttle = new WriteThrottle(options.writeStallBytes(), options.maxWriteStall().toNanos(),
-        counters, scheduler::requestCheck, migrator::blocked);
+        counters, scheduler::requestCheck);
     throttleRef[0] = throttle;
     this.metrics = new HotRapMetrics(counters, tracker, options.fastBudgetBytes(), storeId);
   }
@@ -206,7 +209,7 @@ public final class HotRapDB implements AutoCloseable {
     checkOwner(snapshot);
     guard.enter();
     try {
-      return read(snapshot.readOptions(), key, false);
+      return snapshot.read(ro -> read(ro, key, false));
     } finally {
       guard.exit();
     }
@@ -269,7 +272,6 @@ public final class HotRapDB implements AutoCloseable {
   private HotRapIterator iterator(HotRapSnapshot snapshot, byte[] low, byte[] high) {
     if (snapshot != null) {
       checkOwner(snapshot);
-      snapshot.readOptions();
     }
     if (low != null && high != null && Arrays.compareUnsigned(low, high) > 0) {
       throw new IllegalArgumentException("lowInclusive must not be above highExclusive");
@@ -290,6 +292,8 @@ public final class HotRapDB implements AutoCloseable {
     try {
       HotRapSnapshot s = new HotRapSnapshot(this, db);
       openViews.add(s);
+      openSnapshots.add(s);
+      counters.openSnapshots = openSnapshots.size();
       return s;
     } finally {
       guard.exit();
@@ -539,6 +543,17 @@ public final class HotRapDB implements AutoCloseable {
 
   void forget(AutoCloseable view) {
     openViews.remove(view);
+    if (openSnapshots.remove(view)) {
+      counters.openSnapshots = openSnapshots.size();
+      if (!guard.isClosed()) {
+        // Versions the snapshot pinned may be free now.
+        scheduler.requestCheck();
+      }
+    }
+  }
+
+  int openSnapshotCount() {
+    return openSnapshots.size();
   }
 
   // ---------------------------------------------------------------- helpers

@@ -1,26 +1,36 @@
 package io.hotrap.core;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
-import org.rocksdb.Snapshot;
 
 /**
- * An ascending scan of both tiers at one snapshot (DESIGN.md §4): a merge of a fast-tier iterator
- * and a slow-tier iterator in unsigned byte order, the fast tier winning on equal keys (I1). Deleted
- * keys are absent from both. Each record whose value is read is logged as an access in RALT.
+ * An ascending scan of both tiers at one consistent cut (DESIGN.md §4): a merge of a fast-tier
+ * iterator and a slow-tier iterator in unsigned byte order, the fast tier winning on equal keys
+ * (I1). Deleted keys are absent from both. Each record whose value is read is logged as an access in
+ * RALT.
+ *
+ * <p><b>What an open iterator pins.</b> Without a {@link HotRapSnapshot} the two RocksDB iterators
+ * are created together ({@code RocksDB.newIterators}), which reads both column families at one
+ * sequence number without registering a snapshot: the iterator pins the memtables and SST files it
+ * reads (their disk space stays until it closes, visible as {@code pinnedFastBytes}), but never
+ * the versions compaction may drop, so migration frees the fast tier's budget while scans run.
+ * An iterator over a user snapshot sees that snapshot's versions; the snapshot, not the iterator,
+ * keeps them alive, and it stays alive while the iterator is open even if the snapshot is closed
+ * first.
  *
  * <p>The iterator starts unpositioned; call {@link #seekToFirst()} or {@link #seek(byte[])}.
- * Not thread-safe. Close it when done (it pins the snapshot and the files it reads); closing the
- * store closes it.
+ * Not thread-safe: one thread at a time. Close it when done; closing the store closes it.
  */
 public final class HotRapIterator implements AutoCloseable {
   private final HotRapDB owner;
   private final ReadOptions readOptions;
-  private final Snapshot ownedSnapshot;
+  /** The user snapshot read, or null; retained until this iterator closes. */
+  private final HotRapSnapshot snapshot;
   private final Slice lower;
   private final Slice upper;
   private final RocksIterator fast;
@@ -32,9 +42,8 @@ public final class HotRapIterator implements AutoCloseable {
 
   HotRapIterator(HotRapDB owner, HotRapSnapshot snapshot, byte[] lowInclusive, byte[] highExclusive) {
     this.owner = owner;
-    this.ownedSnapshot = snapshot == null ? owner.rocks().getSnapshot() : null;
-    this.readOptions = new ReadOptions()
-        .setSnapshot(snapshot == null ? ownedSnapshot : snapshot.snapshot());
+    this.snapshot = snapshot;
+    this.readOptions = new ReadOptions();
     this.lower = lowInclusive == null ? null : new Slice(lowInclusive);
     this.upper = highExclusive == null ? null : new Slice(highExclusive);
     if (lower != null) {
@@ -43,8 +52,33 @@ public final class HotRapIterator implements AutoCloseable {
     if (upper != null) {
       readOptions.setIterateUpperBound(upper);
     }
-    this.fast = owner.rocks().newIterator(owner.fastHandle(), readOptions);
-    this.slow = owner.rocks().newIterator(owner.slowHandle(), readOptions);
+    if (snapshot != null) {
+      try {
+        snapshot.retain(readOptions);
+      } catch (RuntimeException e) {
+        freeOptions();
+        throw e;
+      }
+    }
+    boolean success = false;
+    try {
+      List<RocksIterator> its;
+      try {
+        its = owner.rocks().newIterators(List.of(owner.fastHandle(), owner.slowHandle()), readOptions);
+      } catch (RocksDBException e) {
+        throw new HotRapException("cannot create an iterator", e);
+      }
+      this.fast = its.get(0);
+      this.slow = its.get(1);
+      success = true;
+    } finally {
+      if (!success) {
+        freeOptions();
+        if (snapshot != null) {
+          snapshot.release();
+        }
+      }
+    }
   }
 
   public void seekToFirst() {
@@ -162,7 +196,7 @@ public final class HotRapIterator implements AutoCloseable {
     }
   }
 
-  /** Releases the iterators and the snapshot. Idempotent. */
+  /** Releases the RocksDB iterators and this iterator's hold on its snapshot. Idempotent. */
   @Override
   public void close() {
     synchronized (this) {
@@ -173,17 +207,21 @@ public final class HotRapIterator implements AutoCloseable {
       current = 0;
       fast.close();
       slow.close();
-      readOptions.close();
-      if (lower != null) {
-        lower.close();
-      }
-      if (upper != null) {
-        upper.close();
-      }
-      if (ownedSnapshot != null) {
-        owner.rocks().releaseSnapshot(ownedSnapshot);
+      freeOptions();
+      if (snapshot != null) {
+        snapshot.release();
       }
     }
     owner.forget(this);
+  }
+
+  private void freeOptions() {
+    readOptions.close();
+    if (lower != null) {
+      lower.close();
+    }
+    if (upper != null) {
+      upper.close();
+    }
   }
 }

@@ -27,6 +27,8 @@ import java.util.function.ToLongFunction;
  *   <li>{@code hotrap.migration.records} (counter, tag {@code kind=demoted|retained}).
  *   <li>{@code hotrap.migration.duration} (function timer): migration steps and their time.
  *   <li>{@code hotrap.tier.sst.bytes} (gauge, bytes, tag {@code tier=fast|slow}); {@code hotrap.tier.fast.budget.bytes}.
+ *   <li>{@code hotrap.tier.fast.pinned.bytes} (gauge, bytes, tag {@code by=iterators|snapshots}): who
+ *       keeps fast-tier bytes that migration freed or would free; {@code hotrap.snapshots.open} (gauge).
  *   <li>{@code hotrap.write.stalls} (function timer): user writes held back for room on the fast tier.
  *   <li>{@code hotrap.migration.failures}, {@code hotrap.ralt.failures} (counters),
  *       {@code hotrap.ralt.available} (gauge, 1 or 0), {@code hotrap.ralt.hot.set.bytes},
@@ -106,6 +108,12 @@ public final class HotRapMetrics implements MeterBinder {
     gauge(registry, "hotrap.tier.sst.bytes", "Live SST bytes per tier", "tier", "slow",
         c -> c.slowSstBytes);
     gauge(registry, "hotrap.tier.fast.budget.bytes", "Budget of the fast tier", null, null, c -> budget);
+    gauge(registry, "hotrap.tier.fast.pinned.bytes", "Fast-tier bytes kept by open views", "by", "iterators",
+        c -> c.fastFilesPinnedBytes);
+    gauge(registry, "hotrap.tier.fast.pinned.bytes", "Fast-tier bytes kept by open views", "by", "snapshots",
+        c -> c.snapshotPinnedBytes);
+    bound.add(Gauge.builder("hotrap.snapshots.open", counters, c -> c.openSnapshots)
+        .description("User snapshots open").tags(tags).register(registry));
     bound.add(Gauge.builder("hotrap.ralt.available", tracker, t -> t.available() ? 1 : 0)
         .description("1 while RALT tracks accesses, 0 after it failed").tags(tags).register(registry));
     bound.add(FunctionCounter.builder("hotrap.ralt.failures", tracker, t -> t.failures())

@@ -13,6 +13,9 @@ public final class HotRapStats {
   private final long fastSstBytes;
   private final long slowSstBytes;
   private final long maxFastSstBytes;
+  private final long fastFilesPinnedBytes;
+  private final long snapshotPinnedBytes;
+  private final int openSnapshots;
   private final long recordsDemoted;
   private final long bytesDemoted;
   private final long recordsRetained;
@@ -48,6 +51,9 @@ public final class HotRapStats {
     fastSstBytes = c.fastSstBytes;
     slowSstBytes = c.slowSstBytes;
     maxFastSstBytes = c.maxFastSstBytes;
+    fastFilesPinnedBytes = c.fastFilesPinnedBytes;
+    snapshotPinnedBytes = c.snapshotPinnedBytes;
+    openSnapshots = c.openSnapshots;
     recordsDemoted = c.recordsDemoted.sum();
     bytesDemoted = c.bytesDemoted.sum();
     recordsRetained = c.recordsRetained.sum();
@@ -97,6 +103,21 @@ public final class HotRapStats {
 
   /** Largest fast-tier SST size seen at a refresh since open. */
   public long maxFastSstBytes() { return maxFastSstBytes; }
+
+  /**
+   * Fast-tier SST bytes no longer part of the tier but kept on disk for open iterators, which
+   * pin the files they read until closed.
+   */
+  public long fastFilesPinnedBytes() { return fastFilesPinnedBytes; }
+
+  /**
+   * Fast-tier bytes migration could not free at its last check because open user snapshots see
+   * them; writers are throttled this far above the usual threshold. 0 when nothing is pinned.
+   */
+  public long snapshotPinnedBytes() { return snapshotPinnedBytes; }
+
+  /** User snapshots open now. */
+  public int openSnapshots() { return openSnapshots; }
 
   /** Records moved from the fast to the slow tier. */
   public long recordsDemoted() { return recordsDemoted; }
@@ -181,7 +202,8 @@ public final class HotRapStats {
   public String toString() {
     return "HotRapStats{getsServedFast=" + getsServedFast + ", getsServedSlow=" + getsServedSlow
         + ", fastSstBytes=" + fastSstBytes + ", slowSstBytes=" + slowSstBytes
-        + ", maxFastSstBytes=" + maxFastSstBytes + ", recordsDemoted=" + recordsDemoted
+        + ", maxFastSstBytes=" + maxFastSstBytes + ", fastFilesPinnedBytes=" + fastFilesPinnedBytes
+        + ", snapshotPinnedBytes=" + snapshotPinnedBytes + ", openSnapshots=" + openSnapshots + ", recordsDemoted=" + recordsDemoted
         + ", bytesDemoted=" + bytesDemoted + ", recordsRetained=" + recordsRetained
         + ", bytesRetained=" + bytesRetained + ", demotionsDroppedAsUpdated=" + demotionsDroppedAsUpdated
         + ", fastBytesWritten=" + fastBytesWritten + ", slowBytesWritten=" + slowBytesWritten

@@ -35,6 +35,19 @@ final class StoreCounters {
   /** User writes waiting in {@link WriteThrottle} for room on the fast tier right now. */
   final AtomicInteger writersStalled = new AtomicInteger();
   volatile long fastSstBytes;
+  /**
+   * Fast-tier SST bytes that are no longer live but still on disk because open iterators read them
+   * (RocksDB's total minus live SST size).
+   */
+  volatile long fastFilesPinnedBytes;
+  /**
+   * Fast-tier bytes the last migration check could not free because open user snapshots see the
+   * versions it demoted; 0 when migration is not held up. Writers are throttled above this much
+   * over the stall threshold instead of at it.
+   */
+  volatile long snapshotPinnedBytes;
+  /** Open user snapshots. */
+  volatile int openSnapshots;
   volatile long slowSstBytes;
   volatile long maxFastSstBytes;
 

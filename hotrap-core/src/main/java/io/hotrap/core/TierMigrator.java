@@ -59,11 +59,12 @@ import org.rocksdb.WriteOptions;
  *
  * <p>Thread-safety: checks run on the scheduler's single thread. {@link #migrateNow} may run on
  * another thread at the same time; that is safe (see there). {@link #refreshSizes()} and
- * {@link #blocked()} may be called from any thread.
+ * may be called from any thread.
  */
 final class TierMigrator implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(TierMigrator.class.getName());
   private static final String LIVE_SST_BYTES = "rocksdb.live-sst-files-size";
+  private static final String TOTAL_SST_BYTES = "rocksdb.total-sst-files-size";
   /** Upper bound on rounds per check, so that a check always ends and close stays prompt. */
   static final int MAX_ROUNDS_PER_CHECK = 512;
   /** Rounds in a row that may leave the fast tier's size unchanged before a check gives up. */
@@ -90,7 +91,6 @@ final class TierMigrator implements AutoCloseable {
       .setExclusiveManualCompaction(false).setAllowWriteStall(true);
 
   private volatile boolean stopping;
-  private volatile boolean blocked;
 
   TierMigrator(RocksDB db, ColumnFamilyHandle fast, ColumnFamilyHandle slow, HotRapOptions options,
       CommitGate gate, AccessTracker tracker, StoreCounters counters, Runnable sizesChanged,
@@ -108,18 +108,11 @@ final class TierMigrator implements AutoCloseable {
     this.promotion = promotion;
   }
 
-  /**
-   * Whether the last check left the fast tier at or over the writer-stall threshold after rounds
-   * that migrated files without shrinking it (open snapshots pin the versions they demoted).
-   * Writers do not wait while this holds: waiting could not make room.
-   */
-  boolean blocked() {
-    return blocked;
-  }
-
   /** Refreshes the cached tier sizes and wakes stalled writers. */
   void refreshSizes() throws RocksDBException {
-    counters.updateSizes(db.getLongProperty(fast, LIVE_SST_BYTES), db.getLongProperty(slow, LIVE_SST_BYTES));
+    long live = db.getLongProperty(fast, LIVE_SST_BYTES);
+    counters.fastFilesPinnedBytes = Math.max(0, db.getLongProperty(fast, TOTAL_SST_BYTES) - live);
+    counters.updateSizes(live, db.getLongProperty(slow, LIVE_SST_BYTES));
     sizesChanged.run();
   }
 
@@ -127,7 +120,7 @@ final class TierMigrator implements AutoCloseable {
   boolean checkOnce() throws Exception {
     refreshSizes();
     if (counters.fastSstBytes <= options.highWatermarkBytes()) {
-      blocked = false;
+      setSnapshotPinned(0);
       return false;
     }
     boolean migrated = false;
@@ -167,16 +160,21 @@ final class TierMigrator implements AutoCloseable {
         gaveUp = true;
         break;
       }
-      if (withoutProgress == 0) {
-        blocked = false;
-      }
     }
-    blocked = gaveUp && snapshotsOpen.getAsBoolean()
-        && counters.fastSstBytes >= options.writeStallBytes();
-    if (blocked) {
+    // Pinning policy (DESIGN.md §6): only user snapshots keep versions compaction would drop (plain
+    // iterators pin files, not versions). What they pin is bounded by what the store held when they
+    // were taken, so writers are throttled above the pinned bytes instead of at the budget: the
+    // tier grows by at most what open snapshots see, and shrinks once they close.
+    boolean pinned = gaveUp && snapshotsOpen.getAsBoolean();
+    setSnapshotPinned(pinned ? Math.max(0, counters.fastSstBytes - options.lowWatermarkBytes()) : 0);
+    return migrated;
+  }
+
+  private void setSnapshotPinned(long bytes) {
+    if (counters.snapshotPinnedBytes != bytes) {
+      counters.snapshotPinnedBytes = bytes;
       sizesChanged.run();
     }
-    return migrated;
   }
 
   /**
@@ -419,9 +417,13 @@ final class TierMigrator implements AutoCloseable {
     hooks.afterCommit(batchIndex);
   }
 
-  /** Makes a running check stop after its current batch; call before closing RocksDB. */
+  /**
+   * Makes a running check stop after its current batch and cancels a range compaction it waits
+   * for; call before closing RocksDB.
+   */
   void stop() {
     stopping = true;
+    compactOptions.setCanceled(true);
   }
 
   boolean stopping() {

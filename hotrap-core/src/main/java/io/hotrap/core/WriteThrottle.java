@@ -7,9 +7,10 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Holds user writes back while the fast tier is at its stall threshold, the way RocksDB stalls
  * writes when compaction falls behind: a write waits until migration brings the tier's SST bytes
- * under the threshold, the store closes, the migrator reports that it cannot make room (open
- * snapshots pin the versions it demoted; waiting would not help, so writes proceed and the tier
- * overshoots, visible in {@code maxFastSstBytes}), or {@link HotRapOptions#maxWriteStall()} passes.
+ * under the threshold, the store closes, or {@link HotRapOptions#maxWriteStall()} passes. While
+ * open user snapshots pin versions that migration demoted, the threshold is raised by the bytes
+ * they pin ({@code snapshotPinnedBytes}): waiting cannot free those, but the tier may not grow
+ * beyond them either.
  *
  * <p>Writers wait here before they take the {@link CommitGate}; a writer waiting inside the gate
  * would keep the migrator, which needs the gate exclusive, from ever making room. The migrator's own
@@ -20,14 +21,11 @@ final class WriteThrottle {
   private final long maxStallNanos;
   private final StoreCounters counters;
   private final Runnable requestMigration;
-  private final java.util.function.BooleanSupplier migrationBlocked;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition room = lock.newCondition();
   private volatile boolean closed;
 
-  WriteThrottle(long stallBytes, long maxStallNanos, StoreCounters counters, Runnable requestMigration,
-      java.util.function.BooleanSupplier migrationBlocked) {
-    this.migrationBlocked = migrationBlocked;
+  WriteThrottle(long stallBytes, long maxStallNanos, StoreCounters counters, Runnable requestMigration) {
     this.stallBytes = stallBytes;
     this.maxStallNanos = maxStallNanos;
     this.counters = counters;
@@ -36,7 +34,7 @@ final class WriteThrottle {
 
   /** Returns at once while the fast tier is under the threshold; otherwise waits for room. */
   void awaitRoom() {
-    if (counters.fastSstBytes < stallBytes || closed || migrationBlocked.getAsBoolean()) {
+    if (!full() || closed) {
       return;
     }
     requestMigration.run();
@@ -47,7 +45,7 @@ final class WriteThrottle {
     boolean interrupted = false;
     lock.lock();
     try {
-      while (counters.fastSstBytes >= stallBytes && !closed && !migrationBlocked.getAsBoolean()) {
+      while (full() && !closed) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           counters.writeStallTimeouts.increment();
@@ -67,6 +65,10 @@ final class WriteThrottle {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  private boolean full() {
+    return counters.fastSstBytes >= stallBytes + counters.snapshotPinnedBytes;
   }
 
   /** Wakes waiting writers; call after the tier sizes changed. */
