@@ -1,7 +1,6 @@
 package io.hotrap.wal;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -28,7 +27,9 @@ import java.util.function.Consumer;
  *       and is deleted.
  *   <li>Only the newest segment, if raw, can have a torn tail, because every segment before it was
  *       forced when it was sealed. Damage whose bytes run to its end is cut off, and the cut is
- *       forced; a segment left without records is deleted.
+ *       forced; a segment left without records is deleted. (A last record whose length field is
+ *       damaged so that it ends before the file does leaves bytes the reader cannot place; that
+ *       reads as corruption, below, and the bytes are kept.)
  *   <li>Any other damage is corruption: replay of that segment stops there, nothing after it in
  *       that file is returned, the file is left as it is and replay goes on with the next segment.
  *       A record is returned only after its checksum, format and order checks pass.
@@ -164,7 +165,7 @@ final class Recovery {
     if (failure != null && newest && failure.reachesEnd()) {
       long cut = failure.offset();
       truncatedBytes += fileBytes - cut;
-      truncatedRecords += nonZero(file, cut, fileBytes) ? 1 : 0;
+      truncatedRecords++;
       damages.add(new RecoveryReport.Damage(file, cut, RecoveryReport.Kind.TORN_TAIL,
           fileBytes - cut, failure.reason()));
       if (segment.present == 0) {
@@ -197,25 +198,5 @@ final class Recovery {
       }
     }
     segments.put(segment.base(), segment);
-  }
-
-  private static boolean nonZero(Path file, long from, long to) throws IOException {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-      ByteBuffer buffer = ByteBuffer.allocate(64 << 10);
-      for (long pos = from; pos < to; ) {
-        buffer.clear().limit((int) Math.min(buffer.capacity(), to - pos));
-        int read = channel.read(buffer, pos);
-        if (read < 0) {
-          return false;
-        }
-        for (int i = 0; i < read; i++) {
-          if (buffer.get(i) != 0) {
-            return true;
-          }
-        }
-        pos += read;
-      }
-    }
-    return false;
   }
 }

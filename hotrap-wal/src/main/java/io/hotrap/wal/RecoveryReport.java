@@ -13,8 +13,9 @@ import java.util.List;
  * @param replayedRecords live records handed to the replay consumer
  * @param deadRecords records present in the files but marked dead before the restart, not replayed
  * @param truncatedBytes bytes cut off the newest segment as a torn tail
- * @param truncatedRecords records in that tail: 1 if it held any non-zero byte (a torn tail is by
- *     definition the one record whose write was cut), 0 for zeros alone
+ * @param truncatedRecords records cut with it: a torn tail is by definition the one record whose
+ *     write did not complete (zeros the file system left where it should be included), so 1 per
+ *     torn tail
  * @param damages every torn tail, corrupt record and unreadable liveness file, in file order
  */
 public record RecoveryReport(int segments, long replayedRecords, long deadRecords,

@@ -104,6 +104,8 @@ public final class TierLog implements AutoCloseable {
   private long trimRounds;
   private long trimmedBytes;
   private long deletedSegments;
+  /** Bits were cleared since the bitmaps were last saved. */
+  private boolean livenessDirty;
 
   // Touched by the group-commit leader only; GroupCommit's lock orders successive leaders.
   private RawSegmentWriter activeWriter;
@@ -233,6 +235,7 @@ public final class TierLog implements AutoCloseable {
           toSeqInclusive, true).values()) {
         int n = segment.live.markDead(fromSeq, toSeqInclusive);
         cleared += n;
+        livenessDirty |= n > 0;
         wake |= n > 0 && segment.state != Segment.State.ACTIVE && segment.live.liveCount() == 0;
       }
       wake |= cleared > 0 && trimPolicy.triggered(totalBytes, memoryTierBytes);
@@ -474,7 +477,7 @@ public final class TierLog implements AutoCloseable {
     }
     changed |= trim(stopping);
     changed |= deleteDeadSegments();
-    if (changed) {
+    if (changed || takeLivenessDirty()) {
       LivenessFile.save(dir, bitmapsOf(false));
     }
   }
@@ -619,6 +622,17 @@ public final class TierLog implements AutoCloseable {
     }
     if (!source.equals(target)) {
       Files.deleteIfExists(source); // recovery prefers the packed file if this is lost
+    }
+  }
+
+  private boolean takeLivenessDirty() {
+    state.lock();
+    try {
+      boolean dirty = livenessDirty;
+      livenessDirty = false;
+      return dirty;
+    } finally {
+      state.unlock();
     }
   }
 
