@@ -54,8 +54,8 @@ import java.util.function.Consumer;
  * clears bits; a sealed segment whose bits are all clear is deleted; once the log exceeds λ_t
  * times {@link #memoryTierBytes}, sealed segments are rewritten with exactly their live records,
  * lowest live share first, until the log is projected below λ_s ({@link TrimPolicy}). The bitmaps
- * are saved ({@link LivenessFile}) after background work that changed files and at close, only
- * for segments already forced; a crash loses at most the marks since the last save, so recovery
+ * are saved ({@link LivenessFile}) by each background pass that follows new marks, and at close,
+ * only for segments already forced; a crash loses at most the marks since the last save, so recovery
  * replays records that were dead (harmless for puts and deletes applied in order) but never omits
  * a live one.
  *
@@ -106,6 +106,8 @@ public final class TierLog implements AutoCloseable {
   private long deletedSegments;
   /** Bits were cleared since the bitmaps were last saved. */
   private boolean livenessDirty;
+  /** Estimated bytes of records marked dead since the last background pass began. */
+  private long deadBytesSincePass;
 
   // Touched by the group-commit leader only; GroupCommit's lock orders successive leaders.
   private RawSegmentWriter activeWriter;
@@ -230,15 +232,19 @@ public final class TierLog implements AutoCloseable {
     state.lock();
     try {
       Long start = segments.floorKey(fromSeq);
-      int cleared = 0;
       for (Segment segment : segments.subMap(start == null ? fromSeq : start, true,
           toSeqInclusive, true).values()) {
         int n = segment.live.markDead(fromSeq, toSeqInclusive);
-        cleared += n;
-        livenessDirty |= n > 0;
-        wake |= n > 0 && segment.state != Segment.State.ACTIVE && segment.live.liveCount() == 0;
+        if (n > 0) {
+          livenessDirty = true;
+          deadBytesSincePass += n * (segment.recordBytes / Math.max(1, segment.present));
+          wake |= segment.state != Segment.State.ACTIVE && segment.live.liveCount() == 0;
+        }
       }
-      wake |= cleared > 0 && trimPolicy.triggered(totalBytes, memoryTierBytes);
+      // Like the paper's batched SN arrays: a trim pass only once enough has died to make a
+      // segment worth rewriting, not on every call.
+      wake |= deadBytesSincePass >= options.segmentBytes() * TrimPolicy.MIN_RECLAIM_PERCENT / 100
+          && trimPolicy.triggered(totalBytes, memoryTierBytes);
     } finally {
       state.unlock();
     }
@@ -467,6 +473,12 @@ public final class TierLog implements AutoCloseable {
   // ---- background work: the worker thread only ----
 
   private void backgroundPass(BooleanSupplier stopping) throws IOException {
+    state.lock();
+    try {
+      deadBytesSincePass = 0;
+    } finally {
+      state.unlock();
+    }
     boolean changed = deleteDeadSegments();
     if (options.codec() != Codec.NONE) {
       Segment next;
