@@ -5,14 +5,17 @@ import io.hotrap.ralt.Ralt;
 import io.hotrap.ralt.RaltOptions;
 import io.hotrap.ralt.RaltStats;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The store's view of RALT: records accesses and answers hotness questions, and degrades instead of
- * failing (DESIGN.md §11). If RALT cannot be opened, or any call throws, the tracker switches itself
- * off: accesses are no longer recorded, every record counts as cold, reads and writes go on, and the
- * failure is logged once and visible in {@link #available()} and {@link #failures()}.
+ * failing (DESIGN.md §11). If RALT cannot be opened, or a call fails (RALT's own failure, such as
+ * its background thread dying, surfaces as an exception of the next call), the tracker switches
+ * itself off: accesses are no longer recorded, every record counts as cold, reads and writes go on,
+ * and the failure is logged once and visible in {@link #available()} and {@link #failures()}. A
+ * single access record RALT rejects is skipped, not a reason to switch off.
  *
  * <p>Thread-safe as far as {@link Ralt} is; the switch-off is a volatile flag.
  */
@@ -21,6 +24,7 @@ final class AccessTracker implements AutoCloseable {
 
   private final Ralt ralt;
   private final LongAdder failures = new LongAdder();
+  private final LongAdder rejectedTotal = new LongAdder();
   private volatile boolean available;
   private volatile String unavailableReason;
 
@@ -60,126 +64,90 @@ final class AccessTracker implements AutoCloseable {
     return failures.sum();
   }
 
+  /**
+   * Logs one access. A record RALT rejects as malformed (an {@link IllegalArgumentException}) is
+   * skipped and counted in {@link #rejectedRecords()}; tracking stays on: one bad record must not
+   * cost the store its tracking.
+   */
   void record(byte[] key, int valueLength) {
     if (!available) {
       return;
     }
     try {
       ralt.record(key, valueLength);
+    } catch (IllegalArgumentException e) {
+      if (rejectedTotal.sum() == 0) {
+        LOG.log(Level.WARNING, "RALT rejected an access record; such records are skipped", e);
+      }
+      rejectedTotal.increment();
     } catch (RuntimeException e) {
       fail("record", e);
     }
   }
 
+  /** Access records RALT rejected as malformed since open. */
+  long rejectedRecords() {
+    return rejectedTotal.sum();
+  }
+
   boolean isHot(byte[] key) {
-    if (!available) {
-      return false;
-    }
-    try {
-      return ralt.isHot(key);
-    } catch (RuntimeException e) {
-      fail("isHot", e);
-      return false;
-    }
+    return call("isHot", false, () -> ralt.isHot(key));
   }
 
   /** Hot and stable (seen repeatedly), the test promotion applies; false when RALT is unavailable. */
   boolean isStableHot(byte[] key) {
-    if (!available) {
-      return false;
-    }
-    try {
-      return ralt.isStableHot(key);
-    } catch (RuntimeException e) {
-      fail("isStableHot", e);
-      return false;
-    }
+    return call("isStableHot", false, () -> ralt.isStableHot(key));
   }
 
   long hotSizeInRange(byte[] lowInclusive, byte[] highInclusive) {
-    if (!available) {
-      return 0;
-    }
-    try {
-      return ralt.hotSizeInRange(lowInclusive, highInclusive);
-    } catch (RuntimeException e) {
-      fail("hotSizeInRange", e);
-      return 0;
-    }
+    return call("hotSizeInRange", 0L, () -> ralt.hotSizeInRange(lowInclusive, highInclusive));
   }
 
   /** Hot keys of the range, or null when tracking is off. */
   HotKeyIterator hotKeys(byte[] lowInclusive, byte[] highInclusive) {
-    if (!available) {
-      return null;
-    }
-    try {
-      return ralt.hotKeys(lowInclusive, highInclusive);
-    } catch (RuntimeException e) {
-      fail("hotKeys", e);
-      return null;
-    }
+    return call("hotKeys", null, () -> ralt.hotKeys(lowInclusive, highInclusive));
   }
 
   /** RALT's hot-set limit, or 0 when tracking is off. */
   long hotSetLimit() {
-    if (!available) {
-      return 0;
-    }
-    try {
-      return ralt.hotSetLimit();
-    } catch (RuntimeException e) {
-      fail("hotSetLimit", e);
-      return 0;
-    }
+    return call("hotSetLimit", 0L, ralt::hotSetLimit);
   }
 
   /** Hot bytes of RALT's hot set, or 0 when tracking is off. */
   long hotSetBytes() {
-    if (!available) {
-      return 0;
-    }
-    try {
-      return ralt.hotSetBytes();
-    } catch (RuntimeException e) {
-      fail("hotSetBytes", e);
-      return 0;
-    }
+    return call("hotSetBytes", 0L, ralt::hotSetBytes);
   }
 
   /** RALT's statistics, or null when tracking is off. */
   RaltStats stats() {
-    if (!available) {
-      return null;
-    }
-    try {
-      return ralt.stats();
-    } catch (RuntimeException e) {
-      fail("stats", e);
-      return null;
-    }
+    return call("stats", null, ralt::stats);
   }
 
   void awaitQuiescence() {
-    if (!available) {
-      return;
-    }
-    try {
+    call("awaitQuiescence", null, () -> {
       ralt.awaitQuiescence();
-    } catch (RuntimeException e) {
-      fail("awaitQuiescence", e);
-    }
+      return null;
+    });
   }
 
   /** {@code Ralt.flushIfBuffered}: recent accesses made visible once they fill that share. */
   void flushIfBuffered(double minBufferShare) {
+    call("flushIfBuffered", false, () -> ralt.flushIfBuffered(minBufferShare));
+  }
+
+  /**
+   * Runs one RALT call, or answers {@code whenOff} when tracking is off or the call fails (which
+   * switches tracking off).
+   */
+  private <T> T call(String operation, T whenOff, Supplier<T> call) {
     if (!available) {
-      return;
+      return whenOff;
     }
     try {
-      ralt.flushIfBuffered(minBufferShare);
+      return call.get();
     } catch (RuntimeException e) {
-      fail("flushIfBuffered", e);
+      fail(operation, e);
+      return whenOff;
     }
   }
 

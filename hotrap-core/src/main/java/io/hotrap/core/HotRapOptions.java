@@ -28,7 +28,7 @@ public final class HotRapOptions {
   /** Default low watermark: a migration run stops once the fast tier is under this fraction. */
   public static final double DEFAULT_LOW_WATERMARK = 0.65;
   /** Default largest key, bytes. */
-  public static final int DEFAULT_MAX_KEY_BYTES = 64 * 1024;
+  public static final int DEFAULT_MAX_KEY_BYTES = io.hotrap.ralt.Ralt.MAX_KEY_BYTES;
   /** Default largest value, bytes. */
   public static final int DEFAULT_MAX_VALUE_BYTES = 64 * 1024 * 1024;
   /** Default Bloom filter bits per key of both tiers (RocksDB's usual choice). */
@@ -527,8 +527,17 @@ public final class HotRapOptions {
       return this;
     }
 
+    /**
+     * Largest accepted key, bytes; at most {@link io.hotrap.ralt.Ralt#MAX_KEY_BYTES}, the longest
+     * key RALT tracks (a key the store accepts must never be one its tracker rejects).
+     */
     public Builder maxKeyBytes(int bytes) {
-      this.maxKeyBytes = (int) positive("maxKeyBytes", bytes);
+      positive("maxKeyBytes", bytes);
+      if (bytes > io.hotrap.ralt.Ralt.MAX_KEY_BYTES) {
+        throw new IllegalArgumentException("maxKeyBytes was " + bytes
+            + " but RALT, the access tracker, records keys of at most " + io.hotrap.ralt.Ralt.MAX_KEY_BYTES + " bytes");
+      }
+      this.maxKeyBytes = bytes;
       return this;
     }
 

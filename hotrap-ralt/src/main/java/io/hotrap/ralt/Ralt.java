@@ -106,8 +106,19 @@ public final class Ralt implements AutoCloseable {
   private long flushesSinceEviction;
   private final Thread worker;
   private volatile boolean stopping;
+  /**
+   * The error that stopped the background thread's work, or null. Once set, every call but
+   * {@link #close()} throws {@link IllegalStateException}, and the thread only drains its queue
+   * (releasing buffer slots, failing waiters) so that no caller blocks on a hand-off that would
+   * never be served.
+   */
+  private volatile Throwable fatal;
+  /** Runs before each background task; a seam for tests that inject failures. */
+  volatile java.util.function.Consumer<Object> beforeTask = t -> { };
 
   private static final Object STOP = new Object();
+  /** The longest key RALT records, bytes (its record format stores the length in two bytes). */
+  public static final int MAX_KEY_BYTES = AccessRecord.MAX_KEY_LENGTH;
   /** Physical limit as a multiple of the physical bytes of a full hot set (auto-tuning). */
   private static final double CANDIDATE_FACTOR = 2.0;
 
@@ -483,6 +494,10 @@ public final class Ralt implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("RALT at " + dir + " is closed");
     }
+    Throwable f = fatal;
+    if (f != null) {
+      throw new IllegalStateException("RALT at " + dir + " stopped after its background thread failed", f);
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -500,11 +515,17 @@ public final class Ralt implements AutoCloseable {
         finishOnStop();
         return;
       }
+      // A buffer not yet passed to flushBuffer (which recycles it whatever happens) is recycled
+      // here on failure, so its slot is never lost.
+      AccessBuffer pending = task instanceof AccessBuffer b ? b : null;
       try {
-        if (task instanceof AccessBuffer b) {
+        beforeTask.accept(task);
+        if (pending != null) {
           if (!roomForBuffer()) {
             runDueWorkDroppingDamagedFiles(); // make room first: evict before writing more
           }
+          AccessBuffer b = pending;
+          pending = null;
           flushBuffer(b);
         }
         runDueWorkDroppingDamagedFiles();
@@ -513,11 +534,53 @@ public final class Ralt implements AutoCloseable {
         }
       } catch (RuntimeException | IOException e) {
         LOG.log(Level.WARNING, "RALT background work in " + dir + " failed; tracking continues", e);
+        if (pending != null) {
+          recycle(pending);
+        }
         if (task instanceof CompletableFuture<?> f) {
           f.completeExceptionally(e);
         }
+      } catch (Throwable t) {
+        // An Error leaves the in-memory state unknown: stop tracking rather than trust it.
+        fatal = t;
+        LOG.log(Level.ERROR, "RALT background thread in " + dir + " failed; tracking stops", t);
+        if (pending != null) {
+          recycle(pending);
+        }
+        if (task instanceof CompletableFuture<?> f) {
+          f.completeExceptionally(t);
+        }
+        drainAfterFailure(t);
+        return;
       }
     }
+  }
+
+  /** Serves the queue without doing its work until {@link #close()} sends STOP. */
+  private void drainAfterFailure(Throwable cause) {
+    while (true) {
+      Object task;
+      try {
+        task = tasks.take();
+      } catch (InterruptedException e) {
+        continue;
+      }
+      if (task == STOP) {
+        return;
+      }
+      if (task instanceof AccessBuffer b) {
+        recycle(b);
+      } else if (task instanceof CompletableFuture<?> f) {
+        f.completeExceptionally(cause);
+      }
+    }
+  }
+
+  /** Returns a handed-off buffer to the spares and its slot to producers. */
+  private void recycle(AccessBuffer b) {
+    b.clear();
+    spareBuffers.offer(b);
+    bufferSlots.release();
   }
 
   /**
