@@ -234,6 +234,9 @@ final class RegionStore implements Closeable {
     r.state = Region.State.ACTIVE;
     active = r;
     epoch = g;
+    if (clean.size() < CLEAN_TARGET) {
+      changed.signalAll(); // the worker: refill the clean reserve
+    }
   }
 
   /**
