@@ -97,18 +97,34 @@ public final class HotRapDB implements AutoCloseable {
     this.writeOptions = new WriteOptions().setSync(options.syncWrites());
     this.tracker = AccessTracker.open(options.raltOptions());
     this.gate = new CommitGate(new StripedWriteCounters(options.lockStripes()));
-    this.promoter = options.promotion() ? new Promoter(db, fastCf, options, gate, tracker, counters) : null;
-    if (promoter != null) {
-      gate.setPromotionInvalidator(promoter);
+    Promoter p = null;
+    boolean constructed = false;
+    try {
+      p = options.promotion() ? new Promoter(db, fastCf, options, gate, tracker, counters) : null;
+      this.promoter = p;
+      if (promoter != null) {
+        gate.setPromotionInvalidator(promoter);
+      }
+      WriteThrottle[] throttleRef = new WriteThrottle[1];
+      this.migrator = new TierMigrator(db, fastCf, slowCf, options, gate, tracker, counters,
+          () -> throttleRef[0].sizesChanged(), promoter != null ? promoter : PromotionByCompaction.NONE,
+          () -> !openSnapshots.isEmpty());
+      this.scheduler = new MigrationScheduler(migrator, counters, options);
+      this.throttle = new WriteThrottle(options.writeStallBytes(), options.maxWriteStall().toNanos(),
+          counters, scheduler::requestCheck);
+      throttleRef[0] = throttle;
+      constructed = true;
+    } finally {
+      if (!constructed) {
+        // Nothing has started yet; free what the constructor opened before the failure.
+        if (p != null) {
+          p.close();
+        }
+        tracker.close();
+        readOptions.close();
+        writeOptions.close();
+      }
     }
-    WriteThrottle[] throttleRef = new WriteThrottle[1];
-    this.migrator = new TierMigrator(db, fastCf, slowCf, options, gate, tracker, counters,
-        () -> throttleRef[0].sizesChanged(), promoter != null ? promoter : PromotionByCompaction.NONE,
-        () -> !openSnapshots.isEmpty());
-    this.scheduler = new MigrationScheduler(migrator, counters, options);
-    this.throttle = new WriteThrottle(options.writeStallBytes(), options.maxWriteStall().toNanos(),
-        counters, scheduler::requestCheck);
-    throttleRef[0] = throttle;
     this.metrics = new HotRapMetrics(counters, tracker, options.fastBudgetBytes(), storeId);
   }
 
@@ -156,7 +172,19 @@ public final class HotRapDB implements AutoCloseable {
       db = RocksDB.open(dbo, layout.dbDir().toString(), descriptors, handles);
       StoreMetadata.writeOrCheck(db, handles.get(0), options, storeId);
       HotRapDB store = new HotRapDB(options, layout, storeId, resources, db, handles, listener);
-      store.start();
+      try {
+        store.start();
+      } catch (RocksDBException | RuntimeException | Error e) {
+        // The store owns every resource now: close it as a whole, threads and RALT included, so a
+        // failed open leaves no thread, lock or open file behind.
+        try {
+          store.close();
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        success = true; // nothing left for the cleanup below
+        throw e;
+      }
       success = true;
       return store;
     } catch (RocksDBException e) {

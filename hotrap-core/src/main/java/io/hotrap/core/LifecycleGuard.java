@@ -5,8 +5,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Keeps native handles alive while operations use them: every public operation of the store runs
- * between {@link #enter()} and {@link #exit()}, and {@link #closeAndDrain()} first refuses new
- * operations, then waits until the ones in flight have left, so RocksDB is never closed under a
+ * between {@link #enter()} and {@link #exit()}; {@link #beginClose()} refuses new operations and
+ * {@link #drain()} then waits until the ones in flight have left, so RocksDB is never closed under a
  * running call.
  *
  * <p>The in-flight count is a {@link LongAdder}, so concurrent readers do not contend on one cache
@@ -25,6 +25,16 @@ final class LifecycleGuard {
       inFlight.decrement();
       throw new IllegalStateException("the store is closed");
     }
+  }
+
+  /** Enters an operation unless closed; returns whether it entered (then call {@link #exit()}). */
+  boolean tryEnter() {
+    inFlight.increment();
+    if (closed) {
+      inFlight.decrement();
+      return false;
+    }
+    return true;
   }
 
   void exit() {

@@ -462,11 +462,20 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   public void close() {
     stopping = true;
     checker.shutdown();
-    try {
-      if (!checker.awaitTermination(60, TimeUnit.SECONDS)) {
-        LOG.warning("promotion checker did not stop within 60 s");
+    // The write options are freed only once the checker has stopped: a check still running after a
+    // timeout would write through freed native options. A check stops at its next batch boundary.
+    boolean interrupted = false;
+    while (true) {
+      try {
+        if (checker.awaitTermination(60, TimeUnit.SECONDS)) {
+          break;
+        }
+        LOG.warning("promotion checker has not stopped after 60 s; still waiting");
+      } catch (InterruptedException e) {
+        interrupted = true;
       }
-    } catch (InterruptedException e) {
+    }
+    if (interrupted) {
       Thread.currentThread().interrupt();
     }
     writeOptions.close();

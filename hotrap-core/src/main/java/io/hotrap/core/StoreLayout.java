@@ -30,8 +30,9 @@ import java.util.UUID;
  * version, {@value #FORMAT_VERSION}), {@code store.id} (a random UUID shared by both markers),
  * {@code role} ({@code fast} or {@code slow}), {@code fast.path} and {@code slow.path} (the absolute
  * directories the store was created with). Markers are written to a temporary file, synced and
- * renamed, both before RocksDB creates anything, so a crash during creation leaves either no store
- * or a complete pair. Opening checks that both markers exist, carry the same id and name the
+ * renamed, slow first, both before RocksDB creates anything. A crash between the two leaves a slow
+ * marker naming these directories over an empty slow tier; the next open finishes the creation with
+ * its id. Opening checks that both markers exist, carry the same id and name the
  * directories given: a store opened with a slow directory other than its own fails before RocksDB
  * could mistake missing SST files for corruption.
  */
@@ -76,16 +77,25 @@ final class StoreLayout {
           throw new IllegalArgumentException("fastPath " + fastPath
               + " holds a RocksDB directory but no " + MARKER + " marker: not a HotRAP store");
         }
+        String id = null;
         if (Files.exists(slowMarker)) {
           Properties p = read(slowMarker);
-          throw new IllegalArgumentException("slowPath " + slowPath
-              + " belongs to the store created with fastPath " + p.getProperty("fast.path")
-              + ", not to a new store at " + fastPath);
+          if (!interruptedCreation(p)) {
+            throw new IllegalArgumentException("slowPath " + slowPath
+                + " belongs to the store created with fastPath " + p.getProperty("fast.path")
+                + ", not to a new store at " + fastPath);
+          }
+          // A creation that stopped between the two markers: finish it with the slow marker's id.
+          id = p.getProperty("store.id");
         }
-        String id = UUID.randomUUID().toString();
+        if (id == null) {
+          id = UUID.randomUUID().toString();
+        }
         Files.createDirectories(fastPath);
         Files.createDirectories(slowPath);
-        write(slowMarker, marker(id, "slow"));
+        if (!Files.exists(slowMarker)) {
+          write(slowMarker, marker(id, "slow"));
+        }
         write(fastMarker, marker(id, "fast"));
         createDirs();
         return id;
@@ -117,6 +127,28 @@ final class StoreLayout {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot prepare the store directories " + fastPath
           + " and " + slowPath, e);
+    }
+  }
+
+  /**
+   * Whether a slow marker without a fast one is what a crash during creation leaves: it names this
+   * store's directories, and the slow tier holds no data yet (creation writes the slow marker, then
+   * the fast one, before RocksDB writes anything). Slow data without a fast marker is a store whose
+   * fast disk was lost or wiped; that is refused, never adopted as a new store.
+   */
+  private boolean interruptedCreation(Properties slow) throws IOException {
+    if (!fastPath.toString().equals(slow.getProperty("fast.path"))
+        || !slowPath.toString().equals(slow.getProperty("slow.path"))
+        || !Integer.toString(FORMAT_VERSION).equals(slow.getProperty("format"))
+        || slow.getProperty("store.id") == null) {
+      return false;
+    }
+    Path data = slowDataDir();
+    if (!Files.isDirectory(data)) {
+      return true;
+    }
+    try (java.util.stream.Stream<Path> files = Files.list(data)) {
+      return files.findAny().isEmpty();
     }
   }
 

@@ -23,6 +23,11 @@ final class TierEventListener extends AbstractEventListener {
 
   private volatile TierMigrator migrator;
   private volatile MigrationScheduler scheduler;
+  /**
+   * Callbacks in flight. {@link #detach()} refuses new ones and waits for those running, so none
+   * reads a column family the store is about to close.
+   */
+  private final LifecycleGuard callbacks = new LifecycleGuard();
 
   TierEventListener() {
     super(EnabledEventCallback.ON_FLUSH_COMPLETED, EnabledEventCallback.ON_COMPACTION_COMPLETED,
@@ -34,7 +39,10 @@ final class TierEventListener extends AbstractEventListener {
     this.migrator = migrator;
   }
 
+  /** Stops forwarding events and waits until no callback is using the store. */
   void detach() {
+    callbacks.beginClose();
+    callbacks.drain();
     this.migrator = null;
     this.scheduler = null;
   }
@@ -56,15 +64,22 @@ final class TierEventListener extends AbstractEventListener {
   }
 
   private void request() {
-    TierMigrator m = migrator;
-    MigrationScheduler s = scheduler;
-    if (m != null && s != null) {
-      try {
-        m.refreshSizes();
-      } catch (RocksDBException | RuntimeException e) {
-        LOG.log(Level.FINE, "cannot read the tier sizes", e);
+    if (!callbacks.tryEnter()) {
+      return;
+    }
+    try {
+      TierMigrator m = migrator;
+      MigrationScheduler s = scheduler;
+      if (m != null && s != null) {
+        try {
+          m.refreshSizes();
+        } catch (RocksDBException | RuntimeException e) {
+          LOG.log(Level.FINE, "cannot read the tier sizes", e);
+        }
+        s.requestCheck();
       }
-      s.requestCheck();
+    } finally {
+      callbacks.exit();
     }
   }
 }
