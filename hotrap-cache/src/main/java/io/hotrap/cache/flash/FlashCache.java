@@ -418,6 +418,18 @@ public final class FlashCache implements AutoCloseable {
    */
   @Override
   public void close() {
+    close(warmRestart);
+  }
+
+  /**
+   * Closes the cache the way a crash leaves it: DRAM's items are lost and no checkpoint is
+   * written, so the next open starts cold. For tests.
+   */
+  void closeWithoutCheckpoint() {
+    close(false);
+  }
+
+  private void close(boolean checkpoint) {
     synchronized (closeLock) {
       if (closed) {
         return;
@@ -437,7 +449,7 @@ public final class FlashCache implements AutoCloseable {
       }
       IOException failure = null;
       try {
-        if (warmRestart) {
+        if (checkpoint) {
           for (Map.Entry<ItemKey, DramEntry> e : dramMap.entrySet()) {
             DramEntry v = e.getValue();
             if (!groups.contains(v.group)) {
@@ -446,7 +458,7 @@ public final class FlashCache implements AutoCloseable {
           }
         }
         dram.invalidateAll();
-        flash.close(warmRestart);
+        flash.close(checkpoint);
       } catch (IOException e) {
         failure = e;
       } finally {

@@ -1,0 +1,234 @@
+package io.hotrap.cache.flash;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Warm restarts after a clean close, cold starts after a crash, and damaged files. */
+@Timeout(60)
+class FlashCacheRestartTest {
+  @TempDir Path dir;
+
+  private static FlashCache open(Path d) {
+    return FlashCache.builder().directory(d).regionBytes(256 << 10).flashBytes(16 << 20)
+        .dramBytes(1 << 20).build();
+  }
+
+  private static List<byte[]> fill(FlashCache cache, int items, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    List<byte[]> values = new ArrayList<>();
+    for (int i = 0; i < items; i++) {
+      byte[] v = Items.value(i, 1, 100 + r.nextInt(1900));
+      cache.put(Items.key(i), v, i % 50);
+      values.add(v);
+    }
+    return values;
+  }
+
+  /** Gets every key; fails on a wrong value; returns the hits. */
+  private static int hits(FlashCache cache, List<byte[]> values) {
+    int hits = 0;
+    for (int i = 0; i < values.size(); i++) {
+      byte[] got = cache.get(Items.key(i));
+      if (got != null) {
+        assertArrayEquals(values.get(i), got, "key " + i);
+        hits++;
+      }
+    }
+    return hits;
+  }
+
+  @Test
+  void aCleanCloseKeepsAtLeast95PercentOfTheItems() throws Exception {
+    List<byte[]> values;
+    int before;
+    try (FlashCache cache = open(dir)) {
+      values = fill(cache, 6000, 1); // about 6.3 MB into 1 MiB of DRAM and 16 MiB of flash
+      cache.awaitQuiescence();
+      before = hits(cache, values);
+    }
+    assertTrue(Files.exists(dir.resolve(Checkpoint.FILE_NAME)));
+    try (FlashCache cache = open(dir)) {
+      assertTrue(Files.notExists(dir.resolve(Checkpoint.FILE_NAME)), "deleted on open");
+      int after = hits(cache, values);
+      double share = (double) after / values.size();
+      System.out.printf("warm restart: %d of %d items before close, %d after (%.4f); %s%n",
+          before, values.size(), after, share, cache.stats());
+      assertTrue(share >= 0.95, "restored share " + share);
+      assertTrue(cache.stats().restoredItems() > 0);
+    }
+  }
+
+  @Test
+  void aCrashStartsCold() throws Exception {
+    Path crashed = dir.resolve("crashed");
+    List<byte[]> values;
+    try (FlashCache cache = open(dir.resolve("live"))) {
+      values = fill(cache, 3000, 2);
+      cache.awaitQuiescence();
+      copy(dir.resolve("live"), crashed); // the files as a crash would leave them
+    }
+    try (FlashCache cache = open(crashed)) {
+      assertEquals(0, cache.stats().restoredItems());
+      assertEquals(0, hits(cache, values));
+    }
+    FlashCache cache = open(dir.resolve("again"));
+    fill(cache, 3000, 2);
+    cache.closeWithoutCheckpoint();
+    try (FlashCache reopened = open(dir.resolve("again"))) {
+      assertEquals(0, reopened.stats().restoredItems());
+      assertEquals(0, hits(reopened, values));
+    }
+  }
+
+  @Test
+  void aCrashAfterAWarmRestartStartsCold() throws Exception {
+    Path crashed = dir.resolve("crashed");
+    List<byte[]> values;
+    try (FlashCache cache = open(dir.resolve("live"))) {
+      values = fill(cache, 3000, 3);
+    }
+    try (FlashCache cache = open(dir.resolve("live"))) {
+      assertTrue(hits(cache, values) > 0);
+      copy(dir.resolve("live"), crashed);
+    }
+    try (FlashCache cache = open(crashed)) {
+      assertEquals(0, hits(cache, values));
+    }
+  }
+
+  @Test
+  void aCheckpointOfAnotherRegionSizeIsIgnored() throws Exception {
+    List<byte[]> values;
+    try (FlashCache cache = open(dir)) {
+      values = fill(cache, 2000, 4);
+    }
+    try (FlashCache cache = FlashCache.builder().directory(dir).regionBytes(128 << 10)
+        .flashBytes(16 << 20).dramBytes(1 << 20).build()) {
+      assertEquals(0, hits(cache, values));
+    }
+  }
+
+  @Test
+  void withoutWarmRestartNothingIsSavedOrRestored() throws Exception {
+    List<byte[]> values;
+    try (FlashCache cache = FlashCache.builder().directory(dir).regionBytes(256 << 10)
+        .flashBytes(16 << 20).dramBytes(1 << 20).warmRestart(false).build()) {
+      values = fill(cache, 1000, 5);
+    }
+    assertTrue(Files.notExists(dir.resolve(Checkpoint.FILE_NAME)));
+    try (FlashCache cache = open(dir)) {
+      assertEquals(0, hits(cache, values));
+    }
+  }
+
+  /**
+   * Damages one byte at a time, at many offsets of every file the cache wrote, and reopens: every
+   * get must return the right value or miss. Any damage to the checkpoint means a cold start
+   * (CRC32C detects every single-byte error); damage to an item makes that item a miss.
+   */
+  @Test
+  void damagingAnySingleByteGivesMissesNeverWrongValues() throws Exception {
+    Path pristine = dir.resolve("pristine");
+    List<byte[]> values = new ArrayList<>();
+    try (FlashCache cache = Items.small(pristine, 8, 16 << 10).build()) {
+      SplittableRandom r = new SplittableRandom(6);
+      for (int i = 0; i < 700; i++) {
+        byte[] v = Items.value(i, 1, 60 + r.nextInt(540));
+        cache.put(Items.key(i), v);
+        values.add(v);
+      }
+    }
+    long regionsSize = Files.size(pristine.resolve(RegionStore.FILE_NAME));
+    long checkpointSize = Files.size(pristine.resolve(Checkpoint.FILE_NAME));
+    SplittableRandom r = new SplittableRandom(7);
+    TreeSet<Long> regionOffsets = new TreeSet<>();
+    for (long off = 0; off < 2048; off += 11) {
+      regionOffsets.add(off); // the first items' headers, keys and values
+    }
+    while (regionOffsets.size() < 300) {
+      regionOffsets.add(r.nextLong(regionsSize));
+    }
+    TreeSet<Long> checkpointOffsets = new TreeSet<>();
+    for (long off = 0; off < Math.min(checkpointSize, 128); off++) {
+      checkpointOffsets.add(off); // header, region table, first items
+    }
+    for (long off = Math.max(0, checkpointSize - 16); off < checkpointSize; off++) {
+      checkpointOffsets.add(off); // end tag, count, checksum
+    }
+    while (checkpointOffsets.size() < 220) {
+      checkpointOffsets.add(r.nextLong(checkpointSize));
+    }
+    long corruptMisses = 0;
+    int trial = 0;
+    for (long off : regionOffsets) {
+      Path d = damaged(pristine, dir.resolve("t" + trial++), RegionStore.FILE_NAME, off, r);
+      FlashCache cache = Items.small(d, 8, 16 << 10).build();
+      hits(cache, values);
+      corruptMisses += cache.stats().corruptMisses();
+      cache.closeWithoutCheckpoint();
+      deleteTree(d);
+    }
+    assertTrue(corruptMisses > 50, "damage was noticed: " + corruptMisses);
+    for (long off : checkpointOffsets) {
+      Path d = damaged(pristine, dir.resolve("t" + trial++), Checkpoint.FILE_NAME, off, r);
+      FlashCache cache = Items.small(d, 8, 16 << 10).build();
+      assertEquals(0, cache.stats().restoredItems(), "checkpoint damaged at " + off);
+      assertEquals(0, hits(cache, values));
+      cache.closeWithoutCheckpoint();
+      deleteTree(d);
+    }
+    try (FlashCache cache = Items.small(pristine, 8, 16 << 10).build()) {
+      assertTrue(hits(cache, values) > 600, "the undamaged copy restarts warm");
+    }
+  }
+
+  private static Path damaged(Path from, Path to, String file, long offset, SplittableRandom r)
+      throws IOException {
+    copy(from, to);
+    Path f = to.resolve(file);
+    byte[] bytes = Files.readAllBytes(f);
+    bytes[(int) offset] ^= (byte) (1 + r.nextInt(255));
+    Files.write(f, bytes);
+    return to;
+  }
+
+  private static void copy(Path from, Path to) throws IOException {
+    Files.createDirectories(to);
+    try (Stream<Path> files = Files.list(from)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Files.copy(f, to.resolve(f.getFileName()));
+      }
+    }
+  }
+
+  private static void deleteTree(Path d) throws IOException {
+    try (Stream<Path> files = Files.list(d)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(d);
+  }
+
+  @Test
+  void nothingIsReadFromAnEmptyDirectory() {
+    try (FlashCache cache = open(dir)) {
+      assertNull(cache.get(Items.key(1)));
+      assertEquals(0, cache.stats().restoredItems());
+    }
+  }
+}
