@@ -12,8 +12,12 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * segments, in the background, off the commit path).
  *
  * <p>The paper measured, at db_bench compressibility 0.5, ratios of 0.550 for LZ4 and 0.438 for
- * zstd (§4.5); {@code SegmentCodecBenchmark} in hotrap-bench measures both here. LZ4 is the default:
- * it recovers as fast as no compression in the paper (Table 4) while zstd costs about 10% more.
+ * zstd (§4.5). {@code SegmentCodecBenchmark} in hotrap-bench, on 1 MiB blocks of such records,
+ * measured 0.513 and 0.427 here, with LZ4 compressing about 20 times and decompressing about 15
+ * times faster than zstd (on a loaded 2-core machine: about 1.9 GB/s and 10 GB/s against 85 MB/s
+ * and 670 MB/s). LZ4 is the default: in the paper it recovers as fast as no compression (Table 4)
+ * while zstd costs about 10% more, and here zstd's 17% smaller files cost a twentieth of the
+ * compression speed on the single background thread.
  *
  * <p>Both native libraries come inside their jars and load on first use; on JDK 24 and later pass
  * {@code --enable-native-access=ALL-UNNAMED} to silence the JVM's warning. LZ4 falls back to its
