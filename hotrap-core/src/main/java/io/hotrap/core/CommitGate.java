@@ -60,9 +60,17 @@ final class CommitGate {
     this.invalidator = invalidator;
   }
 
-  /** Registers a mover; call before the mover reads anything. */
+  /** Registers a mover of every key; call before the mover reads anything. */
   UpdatedKeys registerMover() {
-    UpdatedKeys keys = new UpdatedKeys();
+    return registerMover(null, null);
+  }
+
+  /**
+   * Registers a mover of the keys in {@code [lowInclusive, highInclusive]} (null bounds are open);
+   * call before the mover reads anything. Writes outside the range are not recorded for it.
+   */
+  UpdatedKeys registerMover(byte[] lowInclusive, byte[] highInclusive) {
+    UpdatedKeys keys = new UpdatedKeys(lowInclusive, highInclusive);
     movers.add(keys);
     return keys;
   }

@@ -91,6 +91,9 @@ public final class HotRapMetrics implements MeterBinder {
     counter(registry, "hotrap.promotion.not.admitted",
         "Slow-tier hits not cached because their key was not read from the slow tier lately", null,
         null, null, c -> c.promotionReadsNotAdmitted.sum());
+    counter(registry, "hotrap.promotion.shed",
+        "Slow-tier hits not cached because promotion checks fell behind", null, null, null,
+        c -> c.promotionInsertsShed.sum());
     counter(registry, "hotrap.migration.records", "Records moved or kept by tier migration", null,
         "kind", "demoted", c -> c.recordsDemoted.sum());
     counter(registry, "hotrap.migration.records", "Records moved or kept by tier migration", null,

@@ -31,6 +31,7 @@ public final class HotRapStats {
   private final long promotionCandidatesReturned;
   private final long promotionsDroppedUnread;
   private final long promotionReadsNotAdmitted;
+  private final long promotionInsertsShed;
   private final long migrationNanos;
   private final long migrationFailures;
   private final long retentionOverrides;
@@ -69,6 +70,7 @@ public final class HotRapStats {
     promotionCandidatesReturned = c.promotionCandidatesReturned.sum();
     promotionsDroppedUnread = c.promotionsDroppedUnread.sum();
     promotionReadsNotAdmitted = c.promotionReadsNotAdmitted.sum();
+    promotionInsertsShed = c.promotionInsertsShed.sum();
     migrationNanos = c.migrationNanos.sum();
     migrationFailures = c.migrationFailures.sum();
     retentionOverrides = c.retentionOverrides.sum();
@@ -171,6 +173,9 @@ public final class HotRapStats {
    */
   public long promotionReadsNotAdmitted() { return promotionReadsNotAdmitted; }
 
+  /** Slow-tier hits not cached because promotion checks fell behind and the cache was at its bound. */
+  public long promotionInsertsShed() { return promotionInsertsShed; }
+
   /** Migration steps (one fast-tier file each). */
   public long migrations() { return migrations; }
 
@@ -215,6 +220,7 @@ public final class HotRapStats {
         + ", promotionCandidatesReturned=" + promotionCandidatesReturned
         + ", promotionsDroppedUnread=" + promotionsDroppedUnread
         + ", promotionReadsNotAdmitted=" + promotionReadsNotAdmitted
+        + ", promotionInsertsShed=" + promotionInsertsShed
         + ", migrations=" + migrations + ", migrationMillis=" + migrationNanos / 1_000_000
         + ", migrationFailures=" + migrationFailures + ", retentionOverrides=" + retentionOverrides
         + ", writeStalls=" + writeStalls + ", writeStallMillis=" + writeStallNanos / 1_000_000

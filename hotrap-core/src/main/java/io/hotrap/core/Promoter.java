@@ -76,7 +76,9 @@ import org.rocksdb.WriteOptions;
  * <p><b>One table checked at a time.</b> A full mutable table is frozen only when no check is in
  * progress; while one is (it may wait for RALT to write its buffer, hundreds of milliseconds), the
  * mutable table grows past its target, up to {@value #MAX_BACKLOG_TARGETS} targets, and the check
- * freezes it when it ends. Freezing at every target instead queued a frozen table per ~60
+ * freezes it when it ends. Past that one more table may queue ({@value #MAX_PENDING_CHECKS} in all);
+ * beyond, slow-tier hits are not cached (counted as shed), so the cache's memory and the tables a
+ * get walks stay bounded however far checks fall behind. Freezing at every target instead queued a frozen table per ~60
  * slow-tier reads (at a 4 MiB budget) behind a waiting check, and every get that missed the
  * mutable table walked them all: 1.8 tables on average in a run of cold gets, against 0.6–0.75
  * now, and every freeze woke the checker thread.
@@ -129,6 +131,12 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
    * of the target; beyond it a full table is frozen and queued behind the running check anyway.
    */
   static final int MAX_BACKLOG_TARGETS = 4;
+  /**
+   * Frozen tables waiting for or in a check, at most. With the mutable table capped at
+   * {@link #MAX_BACKLOG_TARGETS} targets, the cache holds at most (this + that) targets of records,
+   * and a get that misses walks at most this many frozen tables; reads beyond are shed.
+   */
+  static final int MAX_PENDING_CHECKS = 2;
 
   private final RocksDB db;
   private final ColumnFamilyHandle fast;
@@ -215,6 +223,12 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
       counters.promotionReadsNotAdmitted.increment();
       return;
     }
+    if (pendingChecks >= MAX_PENDING_CHECKS
+        && cache.mutableBytes() >= (long) MAX_BACKLOG_TARGETS * cache.targetBytes()) {
+      // Checks are behind and the backlog is at its bound: shed this read rather than grow.
+      counters.promotionInsertsShed.increment();
+      return;
+    }
     int stripe = stripes.stripeOf(key);
     synchronized (stripes.lock(stripe)) {
       if (stripes.counter(stripe) != counterBeforeFast) {
@@ -223,8 +237,8 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
       }
       cache.insert(key.clone(), value.clone());
     }
-    if (cache.isFull() && (pendingChecks == 0
-        || cache.mutableBytes() >= (long) MAX_BACKLOG_TARGETS * cache.targetBytes())) {
+    if (cache.isFull() && (pendingChecks == 0 || (pendingChecks < MAX_PENDING_CHECKS
+        && cache.mutableBytes() >= (long) MAX_BACKLOG_TARGETS * cache.targetBytes()))) {
       freezeIfFull();
     }
   }
@@ -426,18 +440,22 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   /**
    * Writes {@code records} into the fast tier in one batch under the gate held exclusive, without
    * those marked updated or that the fast tier holds. Returns the key + value bytes written.
+   *
+   * <p>The fast-tier lookups run before the gate is taken, so writers wait only for the marks to be
+   * read and the batch to be written, not for a lookup per record. That is safe: a key absent from
+   * the fast tier at the lookup that a user writes before the commit is marked updated by that
+   * write (the marks were registered before the records were read), and the only other writes of
+   * the fast tier, promotions, copy the same slow-tier version.
    */
   private long commit(List<PromotionCache.Entry> records, Marks updated) throws Exception {
+    List<PromotionCache.Entry> absent = notInFast(records);
     long[] bytes = new long[1];
     gate.commit(() -> {
       try (WriteBatch batch = new WriteBatch()) {
         long skippedUpdated = 0;
-        long skippedInFast = 0;
-        for (PromotionCache.Entry e : records) {
+        for (PromotionCache.Entry e : absent) {
           if (updated.isUpdated(e.key())) {
             skippedUpdated++;
-          } else if (inFast(e.key())) {
-            skippedInFast++;
           } else {
             batch.put(fast, e.key(), e.value());
             bytes[0] += e.key().length + e.value().length;
@@ -447,14 +465,28 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
           db.write(writeOptions, batch);
         }
         counters.promotionsSkippedUpdated.add(skippedUpdated);
-        counters.promotionsSkippedInFast.add(skippedInFast);
       }
     });
     return bytes[0];
   }
 
-  private boolean inFast(byte[] key) throws RocksDBException {
-    return db.get(fast, key) != null;
+  /** The records whose key the fast tier does not hold, by one batched lookup. */
+  private List<PromotionCache.Entry> notInFast(List<PromotionCache.Entry> records) throws RocksDBException {
+    List<byte[]> keys = new ArrayList<>(records.size());
+    List<ColumnFamilyHandle> cfs = new ArrayList<>(records.size());
+    for (PromotionCache.Entry e : records) {
+      keys.add(e.key());
+      cfs.add(fast);
+    }
+    List<byte[]> found = db.multiGetAsList(cfs, keys);
+    List<PromotionCache.Entry> absent = new ArrayList<>(records.size());
+    for (int i = 0; i < records.size(); i++) {
+      if (found.get(i) == null) {
+        absent.add(records.get(i));
+      }
+    }
+    counters.promotionsSkippedInFast.add(records.size() - absent.size());
+    return absent;
   }
 
   /** Stops accepting work, drops queued checks' promotions and waits for the checker thread. */

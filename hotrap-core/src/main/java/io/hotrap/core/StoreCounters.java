@@ -32,6 +32,8 @@ final class StoreCounters {
   final LongAdder promotionCandidatesReturned = new LongAdder();
   final LongAdder promotionsDroppedUnread = new LongAdder();
   final LongAdder promotionReadsNotAdmitted = new LongAdder();
+  /** Slow-tier hits not cached because checks fell behind and the cache was at its bound. */
+  final LongAdder promotionInsertsShed = new LongAdder();
   /** User writes waiting in {@link WriteThrottle} for room on the fast tier right now. */
   final AtomicInteger writersStalled = new AtomicInteger();
   volatile long fastSstBytes;

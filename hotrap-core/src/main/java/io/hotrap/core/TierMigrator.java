@@ -292,7 +292,7 @@ final class TierMigrator implements AutoCloseable {
    * could be opened.
    */
   StepResult migrateFile(MigrationPicker.FileInfo file, boolean ignoreHotness) throws Exception {
-    UpdatedKeys updated = gate.registerMover();
+    UpdatedKeys updated = gate.registerMover(file.smallest, file.largest);
     Snapshot snapshot = db.getSnapshot();
     HotKeyIterator hot = null;
     try (ReadOptions snapshotRead = new ReadOptions().setSnapshot(snapshot).setFillCache(false);
