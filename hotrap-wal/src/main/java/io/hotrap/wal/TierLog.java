@@ -588,32 +588,22 @@ public final class TierLog implements AutoCloseable {
       state.unlock();
     }
     Path target = SegmentFiles.packed(dir, segment.base());
-    int kept = 0;
-    long keptBytes = 0;
-    long newBytes;
-    try (SegmentReader reader = SegmentReader.open(source, segment.base());
-        PackedSegmentWriter writer = new PackedSegmentWriter(target, options.codec(),
-            segment.base(), snapshot.last(), options.blockBytes())) {
-      LogRecord record;
-      while ((record = reader.next()) != null) {
-        if (snapshot.isLive(record.seq())) {
-          byte[] encoded = RecordFormat.encode(record);
-          writer.add(encoded, 0, encoded.length);
-          kept++;
-          keptBytes += encoded.length;
-        }
+    SegmentRewriter.Result result;
+    try {
+      result = SegmentRewriter.rewrite(source, segment.base(), snapshot, target, options.codec(),
+          options.blockBytes());
+    } catch (SegmentRewriter.DamagedSegmentException e) {
+      state.lock();
+      try {
+        segment.damaged = true; // not retried: the file stays as it is for inspection
+      } finally {
+        state.unlock();
       }
-      if (reader.failure() != null) {
-        state.lock();
-        try {
-          segment.damaged = true; // not retried: the file stays as it is for inspection
-        } finally {
-          state.unlock();
-        }
-        throw new IOException("cannot rewrite " + source + ": " + reader.failure());
-      }
-      newBytes = writer.finish();
+      throw e;
     }
+    int kept = result.records();
+    long keptBytes = result.recordBytes();
+    long newBytes = result.fileBytes();
     state.lock();
     try {
       segment.file = target;

@@ -221,6 +221,7 @@ class TierLogTest {
   void aDirectoryHoldsOneOpenLog() throws IOException {
     TierLogOptions options = Logs.small(dir).build();
     try (TierLog log = Logs.open(options).log()) {
+      assertEquals(-1, log.lastSequence());
       IOException e = assertThrows(IOException.class, () -> TierLog.open(options, r -> {}));
       assertTrue(e.getMessage().contains("another tier log"), e.getMessage());
     }
