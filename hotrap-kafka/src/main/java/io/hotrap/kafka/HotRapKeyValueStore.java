@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -53,7 +54,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@link InvalidStateStoreException}; a storage error throws {@link ProcessorStateException}.
  *
  * <p><b>Durability.</b> Every write goes to HotRapDB's write-ahead log before it returns, so it
- * survives a crash of the process. {@link #flush()}, which Kafka calls at each commit before it
+ * survives a crash of the process. {@link #commit(Map)}, which Kafka calls at each commit before it
  * records the changelog offset the store holds, flushes the memtables to synced SST files, which
  * makes the writes survive a power loss too, and then records the store's {@link Position}.
  *
@@ -459,14 +460,18 @@ public final class HotRapKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   /**
    * Makes the writes so far survive a power loss: flushes HotRapDB's memtables to synced SST files,
-   * then records the position. Does nothing when nothing was written since the last flush, or when
-   * less than {@value HotRapStores#FLUSH_INTERVAL_MS_CONFIG} has passed since it (0 by default); in
-   * that case the writes since are durable against a process crash only (the write-ahead log is
-   * not synced), and after a power loss the store may be behind the changelog offset Kafka recorded.
-   * Kafka's exactly-once mode does not trust a store after an unclean stop anyway and restores it.
+   * then records the position. Kafka calls it at each commit, before it records the changelog
+   * offsets the store holds (they are given here, and kept by Kafka's checkpoint file, since the
+   * store does not {@linkplain #managesOffsets() manage offsets}).
+   *
+   * <p>Does nothing when nothing was written since the last flush, or when less than
+   * {@value HotRapStores#FLUSH_INTERVAL_MS_CONFIG} has passed since it (0 by default). In that case
+   * the writes since are durable against a process crash only (the write-ahead log is not synced),
+   * and after a power loss the store may be behind the changelog offset Kafka recorded. Kafka's
+   * exactly-once mode does not trust a store after an unclean stop anyway and restores it.
    */
   @Override
-  public void flush() {
+  public void commit(Map<TopicPartition, Long> changelogOffsets) {
     HotRapDB store = checkOpen();
     if (!dirty) {
       return;
@@ -486,6 +491,17 @@ public final class HotRapKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     });
     nextFlushNanos = now + flushIntervalNanos;
     positionCheckpoint.write(flushed);
+  }
+
+  /**
+   * Same as {@link #commit(Map)}, for callers of the API before Kafka 4.3.
+   *
+   * @deprecated Kafka Streams calls {@link #commit(Map)}.
+   */
+  @Deprecated
+  @Override
+  public void flush() {
+    commit(Map.of());
   }
 
   /** Closes the iterators still open, then HotRapDB (which syncs its log), and records the position. */

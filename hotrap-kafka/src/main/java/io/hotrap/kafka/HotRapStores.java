@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  *       ({@code metricsScope} {@value #METRICS_SCOPE}) are recorded as usual.
  *   <li>{@value #FLUSH_INTERVAL_MS_CONFIG}: shortest time in milliseconds between two memtable
  *       flushes on commit; default 0, a flush at every commit with written data, as Kafka's
- *       RocksDB store does. See {@link HotRapKeyValueStore#flush()} for what a longer interval
+ *       RocksDB store does. See {@link HotRapKeyValueStore#commit(java.util.Map)} for what a longer interval
  *       trades.
  * </ul>
  */

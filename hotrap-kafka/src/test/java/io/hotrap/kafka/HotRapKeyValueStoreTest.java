@@ -264,7 +264,7 @@ class HotRapKeyValueStoreTest {
     store.put(key("a"), value("1"));
     context.processing("input", 3, 42);
     store.put(key("b"), value("2"));
-    store.flush();
+    store.commit(Map.of());
     store.close();
 
     store = openStore();
@@ -289,7 +289,7 @@ class HotRapKeyValueStoreTest {
   @Test
   void aWipedFastTierTakesItsOrphanedSlowTierWithIt() throws Exception {
     putAll("a");
-    store.flush();
+    store.commit(Map.of());
     Path slow = store.slowPath();
     store.close();
     StoreDirectories.deleteRecursively(context.taskDir());

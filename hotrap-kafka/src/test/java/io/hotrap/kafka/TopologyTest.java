@@ -158,7 +158,7 @@ class TopologyTest {
       }
 
       HotRapKeyValueStore store = sums.openStores().get(0);
-      store.flush();
+      store.commit(Map.of());
       store.awaitBackgroundWork();
       HotRapStats stats = store.stats();
       assertTrue(stats.recordsDemoted() > 0, "records were demoted: " + stats);
