@@ -7,6 +7,7 @@ import io.hotrap.core.HotRapOptions;
 import io.hotrap.core.HotRapStats;
 import io.hotrap.core.HotRapWriteBatch;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
@@ -127,7 +128,7 @@ public final class HotRapKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     HotRapDB opened;
     try {
       opened = HotRapDB.open(options);
-    } catch (HotRapException | IllegalArgumentException e) {
+    } catch (HotRapException | IllegalArgumentException | UncheckedIOException e) {
       throw new ProcessorStateException("cannot open store " + name + " of task " + context.taskId()
           + " at " + directories.fast() + " and " + directories.slow() + ": " + e.getMessage(), e);
     }
@@ -139,6 +140,9 @@ public final class HotRapKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       this.positionCheckpoint = checkpoint;
       this.flushIntervalNanos = TimeUnit.MILLISECONDS.toNanos(flushIntervalMs);
       this.nextFlushNanos = System.nanoTime();
+      // Kafka re-initialises the same instance when it revives a corrupted task.
+      this.dirty = false;
+      this.entryCount = -1;
       this.db = opened;
       this.open = true;
       context.register(root, (BatchingStateRestoreCallback) this::restoreAll);
@@ -532,7 +536,12 @@ public final class HotRapKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     synchronized (positionLock) {
       last = position.copy();
     }
-    positionCheckpoint.write(last);
+    try {
+      positionCheckpoint.write(last);
+    } catch (UncheckedIOException e) {
+      // The task directory may be gone already; the position is then restored as empty.
+      LOG.log(Level.WARNING, "cannot record the position of store " + name + " at close", e);
+    }
   }
 
   void forget(StoreIterator it) {

@@ -274,6 +274,16 @@ class HotRapKeyValueStoreTest {
   }
 
   @Test
+  void theSameInstanceReopensAfterClose() {
+    putAll("a");
+    store.close();
+    store.init(context, store);
+    assertArrayEquals(value("v-a"), store.get(key("a")));
+    assertEquals(1, store.approximateNumEntries());
+    assertThrows(IllegalStateException.class, () -> store.init(context, store));
+  }
+
+  @Test
   void restoreWritesEachBatchOfChangelogRecords() {
     store.put(key("gone"), value("old"));
     BatchingStateRestoreCallback restore = (BatchingStateRestoreCallback) context.restoreCallback;
