@@ -139,7 +139,7 @@ public final class FlashCache implements AutoCloseable {
       long filterCapacity = b.bypassFilter()
           ? Math.max(1, (long) regionBytes * regionCount / b.averageItemBytes()) : 0;
       tier = new FlashTier(directory, regionBytes, regionCount, buffers, b.evictionPolicy(),
-          b.reinsertionHits(), filterCapacity, warmRestart, groups, counters, this::inDram);
+          new ReinsertionPolicy(b.reinsertionHits(), b.reinsertionBudget()), filterCapacity, warmRestart, groups, counters, this::inDram);
     } finally {
       if (tier == null) {
         lock.release();

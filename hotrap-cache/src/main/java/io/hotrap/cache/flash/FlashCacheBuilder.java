@@ -27,6 +27,8 @@ public final class FlashCacheBuilder {
   public static final int MIN_REGIONS = 8;
   /** Default of {@link #reinsertionHits}: reinsert items read at least once since written. */
   public static final int DEFAULT_REINSERTION_HITS = 1;
+  /** Default of {@link #reinsertionBudget}: reinsert at most 8% of the bytes admitted. */
+  public static final double DEFAULT_REINSERTION_BUDGET = 0.08;
   /** Default of {@link #averageItemBytes}, which sizes the bypass filter. */
   public static final int DEFAULT_AVERAGE_ITEM_BYTES = 512;
   /** Default of {@link #invalidGroupsRemembered}: SAS-Cache's queue of 10 (§IV-D). */
@@ -40,6 +42,7 @@ public final class FlashCacheBuilder {
   private int regionBytes = -1;
   private RegionEvictionPolicy evictionPolicy;
   private int reinsertionHits = -1;
+  private double reinsertionBudget = -1;
   private Boolean bypassFilter;
   private int averageItemBytes = -1;
   private int invalidGroups = -1;
@@ -99,14 +102,30 @@ public final class FlashCacheBuilder {
   }
 
   /**
-   * Reads since written that make an item of an evicted region be written again; 0 turns
-   * reinsertion off. Default {@value #DEFAULT_REINSERTION_HITS}.
+   * Reads since written that make an item of an evicted region a candidate to be written again
+   * (within {@link #reinsertionBudget}); 0 turns reinsertion off. Default
+   * {@value #DEFAULT_REINSERTION_HITS}.
    */
   public FlashCacheBuilder reinsertionHits(int hits) {
     check(this.reinsertionHits < 0, "reinsertionHits was already set to %s", this.reinsertionHits);
     checkArgument(hits >= 0 && hits <= Location.MAX_HITS, "reinsertionHits must be in [0, 255], was %s",
         hits);
     this.reinsertionHits = hits;
+    return this;
+  }
+
+  /**
+   * Bytes that reinsertion may write per byte admitted from DRAM, counted since open: write
+   * amplification stays below about {@code 1 + budget}. Items qualified by
+   * {@link #reinsertionHits} are reinserted most-read first within it; 0 turns reinsertion off.
+   * Default {@value #DEFAULT_REINSERTION_BUDGET}.
+   */
+  public FlashCacheBuilder reinsertionBudget(double budget) {
+    check(this.reinsertionBudget < 0, "reinsertionBudget was already set to %s",
+        this.reinsertionBudget);
+    checkArgument(budget >= 0 && budget <= 10, "reinsertionBudget must be in [0, 10], was %s",
+        budget);
+    this.reinsertionBudget = budget;
     return this;
   }
 
@@ -240,6 +259,10 @@ public final class FlashCacheBuilder {
 
   int reinsertionHits() {
     return reinsertionHits >= 0 ? reinsertionHits : DEFAULT_REINSERTION_HITS;
+  }
+
+  double reinsertionBudget() {
+    return reinsertionBudget >= 0 ? reinsertionBudget : DEFAULT_REINSERTION_BUDGET;
   }
 
   boolean bypassFilter() {

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -11,11 +12,12 @@ import java.util.function.Predicate;
  * The flash tier, after CacheLib's Navy block cache: items packed into large regions
  * ({@link RegionStore}), an in-memory index from key to location ({@link FlashIndex}) with the
  * bypass filter kept in step, and one worker thread that writes full regions and evicts whole
- * regions to keep a few clean. On eviction, an item read at least {@code reinsertionHits} times
- * since it was written is written again (Navy's hits-based reinsertion), unless it sits in DRAM,
- * from where it comes back to flash when DRAM evicts it; everything else in the region is dropped.
- * Items are written once per stay on flash, so flash bytes written stay close to the bytes
- * admitted (see {@link FlashCacheStats#writeAmplification()}).
+ * regions to keep a few clean. On eviction, items read since they were written are written again
+ * as the {@link ReinsertionPolicy} allows (Navy's hits-based reinsertion, within a write budget),
+ * unless they sit in DRAM, from where they come back to flash when DRAM evicts them; everything
+ * else in the region is dropped. Items are written once per stay on flash plus the budgeted
+ * reinsertions, so flash bytes written stay close to the bytes admitted (see
+ * {@link FlashCacheStats#writeAmplification()}).
  *
  * <p><b>The index invariant.</b> The index maps a key only to a location holding the key's newest
  * value, or not at all. Every writer keeps it: {@link #admit} indexes the value DRAM just evicted,
@@ -40,7 +42,7 @@ final class FlashTier implements Closeable {
   private final InvalidGroups groups;
   private final FlashCounters counters;
   private final RegionEvictionPolicy policy;
-  private final int reinsertionHits;
+  private final ReinsertionPolicy reinsertion;
   private final Predicate<ItemKey> inDram;
   private final Thread worker;
   private boolean closed;
@@ -53,13 +55,13 @@ final class FlashTier implements Closeable {
    * @param inDram whether a key is in the DRAM tier; called by the worker, must not block
    */
   FlashTier(Path dir, int regionBytes, int regionCount, int buffers, RegionEvictionPolicy policy,
-      int reinsertionHits, long filterCapacity, boolean warmRestart, InvalidGroups groups,
+      ReinsertionPolicy reinsertion, long filterCapacity, boolean warmRestart, InvalidGroups groups,
       FlashCounters counters, Predicate<ItemKey> inDram) throws IOException {
     this.dir = dir;
     this.groups = groups;
     this.counters = counters;
     this.policy = policy;
-    this.reinsertionHits = reinsertionHits;
+    this.reinsertion = reinsertion;
     this.inDram = inDram;
     Checkpoint.Contents saved = warmRestart
         ? Checkpoint.readAndDelete(dir, regionBytes, regionCount)
@@ -219,36 +221,52 @@ final class FlashTier implements Closeable {
     }
   }
 
-  /** Drops or reinserts every live item of a region being reclaimed (worker only). */
+  /**
+   * Drops or reinserts every live item of a region being reclaimed (worker only): the items the
+   * reinsertion policy picks, most-read first within its allowance, are written again; the rest
+   * leave the index.
+   */
   private void evict(Region victim) {
     long generation = victim.generation;
-    byte[] image = null;
-    boolean imageRead = false;
+    List<ItemKey> keys = new ArrayList<>();
+    List<Location> candidates = new ArrayList<>();
     for (ItemKey key : victim.keys) {
       Location loc = index.get(key);
       if (loc == null || loc.region != victim.id || loc.generation != generation) {
         continue; // removed, or moved by a later put or reinsertion
       }
-      if (shouldReinsert(key, loc)) {
-        if (!imageRead) {
-          image = store.readRegion(victim);
-          imageRead = true;
-        }
-        if (image != null && reinsert(key, loc, image)) {
-          continue;
-        }
+      if (reinsertion.qualifies(loc.hits) && !groups.contains(loc.group) && !inDram.test(key)) {
+        keys.add(key);
+        candidates.add(loc);
+      } else if (index.remove(key, loc)) {
+        counters.evictions.increment();
+      }
+    }
+    if (!candidates.isEmpty()) {
+      reinsertSome(victim, keys, candidates);
+    }
+    counters.regionEvictions.increment();
+  }
+
+  private void reinsertSome(Region victim, List<ItemKey> keys, List<Location> candidates) {
+    Integer[] order = new Integer[candidates.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Integer.compare(candidates.get(b).hits, candidates.get(a).hits));
+    long allowance = reinsertion.allowance(counters.flashBytesAdmitted.sum());
+    byte[] image = allowance > 0 ? store.readRegion(victim) : null;
+    for (int i : order) {
+      ItemKey key = keys.get(i);
+      Location loc = candidates.get(i);
+      if (image != null && loc.length <= allowance && reinsert(key, loc, image)) {
+        allowance -= loc.length;
+        continue;
       }
       if (index.remove(key, loc)) {
         counters.evictions.increment();
       }
     }
-    counters.regionEvictions.increment();
-  }
-
-  /** Navy's hits-based reinsertion, minus items DRAM holds (they return when DRAM evicts them). */
-  private boolean shouldReinsert(ItemKey key, Location loc) {
-    return reinsertionHits > 0 && loc.hits >= reinsertionHits && !groups.contains(loc.group)
-        && !inDram.test(key);
   }
 
   private boolean reinsert(ItemKey key, Location loc, byte[] image) {
@@ -266,6 +284,7 @@ final class FlashTier implements Closeable {
     }
     counters.reinsertions.increment();
     counters.reinsertedBytes.add(moved.length);
+    reinsertion.reinserted(moved.length);
     if (groups.contains(loc.group) && index.remove(key, moved)) {
       counters.purgedItems.increment();
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Timeout(60)
 class FlashCacheModelTest {
   private static final int KEYS = 3000;
-  private static final int OPS = 60_000;
+  private static final int OPS = 40_000;
   private static final int GROUPS = 20;
 
   @TempDir Path dir;
