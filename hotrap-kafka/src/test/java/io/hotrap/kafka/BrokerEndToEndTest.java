@@ -180,7 +180,7 @@ class BrokerEndToEndTest {
 
   /**
    * A running application; closing it leaves the group, so that the next start need not wait for
-   * the old member's session to expire.
+   * the broker to time the old member out (session.timeout.ms).
    */
   private static final class App implements AutoCloseable {
     final KafkaStreams streams;
