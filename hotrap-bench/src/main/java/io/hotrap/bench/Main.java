@@ -36,6 +36,9 @@ public final class Main {
       "               [--dir hotrap-data/cold-get] [--budget-mib 4] [--times 50] [--rounds 30]",
       "               [--round-ms 2000] [--warmup-rounds 4] [--value-bytes 1000] [--seed 17]",
       "               [--cache-kib N: promotion cache target, default the fast file size]",
+      "  commit-latency  user put latency while promotion by flush commits table after table",
+      "               [--dir hotrap-data/commit-latency] [--records 60000] [--cache-kib 2048]",
+      "               [--writes 100000] [--readers 1] [--pace-us 100] [--seed 11]",
       "  jmh [args]   the JMH benchmarks, with JMH's own arguments (-l lists, -h helps)",
       "");
 
@@ -72,6 +75,9 @@ public final class Main {
           if (code != 0) {
             System.exit(code);
           }
+          break;
+        case "commit-latency":
+          io.hotrap.bench.core.CommitLatency.run(rest, out);
           break;
         case "cold-get":
           io.hotrap.bench.core.ColdGetPaired.run(rest, out);

@@ -7,8 +7,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 /**
  * The guard between user writes and background movers (DESIGN.md §6, after HotRAP §3.4).
  *
- * <p><b>The race.</b> A mover (a tier migration, later an immutable promotion cache being checked)
- * reads a record, decides, and writes it elsewhere later. If a user write of the same key lands in
+ * <p><b>The race.</b> A mover (a tier migration step, or promotion by compaction within it) reads a
+ * record, decides, and writes it elsewhere later. (Promotion by flush follows the same protocol with
+ * the immutable table's own marks in place of an {@link UpdatedKeys}; see {@link Promoter}.) If a user write of the same key lands in
  * between, writing the mover's stale copy would bring an old version back.
  *
  * <p><b>The protocol.</b>

@@ -45,10 +45,32 @@ import org.rocksdb.WriteOptions;
  * while the fast tier is at its stall threshold. {@link #close()} waits for calls in flight
  * ({@link LifecycleGuard}); any call after it throws {@link IllegalStateException}.
  *
+ * <p><b>Durability.</b> Every user write ({@code put}, {@code delete}, {@code write}) goes through
+ * RocksDB's write-ahead log on the fast disk before it is acknowledged, as one atomic record.
+ * <ul>
+ *   <li>A <em>process crash</em> (the JVM killed, an uncaught error) loses no acknowledged write:
+ *       the log record is in the operating system's buffers when the call returns.
+ *   <li>A <em>power loss or kernel crash</em> keeps acknowledged writes only with
+ *       {@link HotRapOptions#syncWrites()} on (each write syncs the log). Off (the default), it may
+ *       lose the most recent writes, always a suffix in write order: RocksDB recovers the log to the
+ *       last intact record, so a later write never survives without an earlier one.
+ *   <li>Background movers — migration to the slow tier and promotion to the fast tier — write
+ *       without syncing. That is safe because each of their batches moves a record in one atomic
+ *       log record (copy and tombstone together, or a copy of a version the slow tier keeps): lost,
+ *       it leaves the record where it was (I5); and because the log is recovered as a prefix, a
+ *       synced user write that followed a mover's batch carries that batch with it.
+ *   <li>SST files of both tiers are synced by RocksDB before they become part of the store; RALT's
+ *       files and the promotion cache hold no user data: losing them costs hotness, never a value.
+ *   <li>The fast disk holds the log and the manifest: losing it loses the store, whatever the slow
+ *       disk keeps.
+ * </ul>
+ *
  * <p><b>Errors</b> (DESIGN.md §11). A null key or value throws {@link NullPointerException} naming
  * it; a key or value over its limit {@link IllegalArgumentException} with the limit; RocksDB errors
- * {@link HotRapException} with RocksDB's status. A failure of RALT switches access tracking off
- * and the store keeps serving.
+ * {@link HotRapException} with RocksDB's status; a full fast disk fails the write that met it with
+ * a {@link HotRapException} (RocksDB's {@code NoSpace} status), loses nothing acknowledged before,
+ * and the store serves reads meanwhile. A failure of RALT switches access tracking off and the store
+ * keeps serving.
  */
 public final class HotRapDB implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(HotRapDB.class.getName());

@@ -242,9 +242,6 @@ public final class HotRapOptions {
    */
   public boolean retainHotRecords() { return retainHotRecords; }
 
-  /** The paper's name for {@link #retainHotRecords()} (ablation "no retention"); default true. */
-  public boolean retention() { return retainHotRecords; }
-
   /**
    * Whether records read from the slow tier go through the promotion cache back to the fast tier
    * (HotRAP §3.3); default true. Off, a record demoted to the slow tier stays there.
@@ -470,14 +467,10 @@ public final class HotRapOptions {
       return this;
     }
 
+    /** Retention (HotRAP §3.5; the paper's ablation "no retention" turns it off); default true. */
     public Builder retainHotRecords(boolean enabled) {
       this.retainHotRecords = enabled;
       return this;
-    }
-
-    /** Same as {@link #retainHotRecords(boolean)}, under the paper's name; default true. */
-    public Builder retention(boolean enabled) {
-      return retainHotRecords(enabled);
     }
 
     /** Promotion of records read from the slow tier (HotRAP §3.3); default true. */

@@ -106,8 +106,7 @@ class PromotionAblationTest {
 
   @Test
   void withoutRetentionHotRecordsAreDemotedAgainAndPromotedAgain() throws Exception {
-    HotRapOptions o = store(dir).retention(false).hotnessCheck(false).build();
-    assertFalse(o.retention());
+    HotRapOptions o = store(dir).retainHotRecords(false).hotnessCheck(false).build();
     assertFalse(o.retainHotRecords());
     try (HotRapDB db = HotRapDB.open(o)) {
       loadIntoSlow(db);

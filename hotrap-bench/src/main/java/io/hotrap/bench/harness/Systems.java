@@ -27,7 +27,7 @@ public final class Systems {
       case "hotrap":
         return new HotRapSystem(name, config, b -> b);
       case "hotrap-no-retain":
-        return new HotRapSystem(name, config, b -> b.retention(false));
+        return new HotRapSystem(name, config, b -> b.retainHotRecords(false));
       case "hotrap-no-hotness-check":
         return new HotRapSystem(name, config, b -> b.hotnessCheck(false));
       case "hotrap-no-by-compaction":

@@ -1,0 +1,158 @@
+package io.hotrap.core;
+
+import static io.hotrap.core.TestStores.key;
+import static io.hotrap.core.TestStores.versionOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SIGKILL trials on one store: a {@link KillTrialChild} writes (puts, deletes, batches) and reads
+ * skewed keys while migration and promotion move records both ways, and is killed at a random
+ * moment; the reopened store must hold, for every key, its last acknowledged version or the one in
+ * flight at the kill (so no acknowledged write is lost and no delete comes back), and a full scan
+ * must be sorted, free of duplicates and equal to point gets. Then the next trial writes on.
+ *
+ * <p>{@code -Dkilltrials.trials=N} sets the number of trials: 10 by default, 200 for the long form
+ * ({@code mvn -pl hotrap-core test -Dtest=KillTrialsTest -Dkilltrials.trials=200}).
+ */
+@Timeout(value = 40, unit = TimeUnit.MINUTES)
+class KillTrialsTest {
+  @TempDir Path dir;
+
+  /** What the store may hold for each key: the last acknowledged state and one write in flight. */
+  private final String[] acked = new String[KillTrialChild.KEYS];
+  private final String[] inFlight = new String[KillTrialChild.KEYS];
+  private long demoted;
+  private long promoted;
+
+  @Test
+  void killedAtRandomMomentsTheStoreKeepsEveryAcknowledgedWrite() throws Exception {
+    int trials = Integer.getInteger("killtrials.trials", 10);
+    Path fast = dir.resolve("fast");
+    Path slow = dir.resolve("slow");
+    SplittableRandom rnd = new SplittableRandom(Long.getLong("killtrials.seed", 42));
+    long checkedKeys = 0;
+    for (int trial = 0; trial < trials; trial++) {
+      Path log = dir.resolve("ops-" + trial + ".log");
+      runAndKill(fast, slow, log, (trial + 1) * 10_000_000, trial, 200 + rnd.nextInt(1300));
+      replay(log);
+      checkedKeys += check(fast, slow, trial);
+      Files.delete(log);
+    }
+    assertTrue(checkedKeys > trials * 500L, "checked only " + checkedKeys + " keys");
+    assertTrue(demoted > 0, "no trial demoted anything");
+    assertTrue(promoted > 0, "no trial promoted anything");
+  }
+
+  private void runAndKill(Path fast, Path slow, Path log, int base, long seed, long runMillis)
+      throws Exception {
+    String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", cp, KillTrialChild.class.getName(),
+        fast.toString(), slow.toString(), log.toString(), Integer.toString(base), Long.toString(seed));
+    pb.redirectError(dir.resolve("child.err").toFile());
+    Process child = pb.start();
+    try (BufferedReader out = new BufferedReader(
+        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+      String first = out.readLine();
+      assertEquals("R", first, "the child did not open the store; see " + dir.resolve("child.err"));
+      // The kill moment, chosen at random: not a wait for anything.
+      Thread.sleep(runMillis);
+      assertTrue(child.isAlive(), "the child died on its own; see " + dir.resolve("child.err"));
+    } finally {
+      child.destroyForcibly();
+      assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the killed child did not end");
+    }
+  }
+
+  private void replay(Path log) throws Exception {
+    for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+      String[] p = line.split(" ");
+      if (p[0].equals("S") && p.length == 3) {
+        demoted = Math.max(demoted, Long.parseLong(p[1]));
+        promoted = Math.max(promoted, Long.parseLong(p[2]));
+      } else if (p.length == 4) {
+        int k = Integer.parseInt(p[1]);
+        String op = p[2] + " " + p[3];
+        if (p[0].equals("B")) {
+          inFlight[k] = op;
+        } else if (p[0].equals("A")) {
+          acked[k] = op;
+          inFlight[k] = null;
+        }
+      }
+    }
+  }
+
+  private static String state(byte[] value) {
+    return value == null ? "absent" : "version " + versionOf(value);
+  }
+
+  private static String state(String op) {
+    if (op == null) {
+      return "absent";
+    }
+    String[] p = op.split(" ");
+    return p[1].equals("D") ? "absent" : "version " + p[0];
+  }
+
+  private int check(Path fast, Path slow, int trial) {
+    List<String> violations = new ArrayList<>();
+    int present = 0;
+    try (HotRapDB db = HotRapDB.open(KillTrialChild.options(fast, slow))) {
+      for (int k = 0; k < KillTrialChild.KEYS; k++) {
+        String actual = state(db.get(key(k)));
+        if (!actual.equals(state(acked[k])) && (inFlight[k] == null || !actual.equals(state(inFlight[k])))) {
+          violations.add("key " + k + ": store has " + actual + ", acknowledged " + acked[k]
+              + ", in flight " + inFlight[k]);
+        }
+        if (!actual.equals("absent")) {
+          present++;
+        }
+        // What the store holds is the baseline of the next trial.
+        acked[k] = actual.equals("absent") ? null : actual.substring("version ".length()) + " P";
+        inFlight[k] = null;
+      }
+      byte[] previous = null;
+      int scanned = 0;
+      try (HotRapIterator it = db.newIterator()) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          byte[] k = it.key();
+          if (previous != null && Arrays.compareUnsigned(previous, k) >= 0) {
+            violations.add("scan out of order or duplicated at " + new String(k, StandardCharsets.UTF_8));
+          }
+          byte[] got = db.get(k);
+          if (got == null || versionOf(got) != versionOf(it.value())) {
+            violations.add("scan and get differ at " + new String(k, StandardCharsets.UTF_8));
+          }
+          previous = k;
+          scanned++;
+        }
+      }
+      if (scanned != present) {
+        violations.add("scan saw " + scanned + " records, gets " + present);
+      }
+    }
+    if (!violations.isEmpty()) {
+      fail("trial " + trial + ": " + violations.size() + " violations, e.g. "
+          + violations.subList(0, Math.min(5, violations.size())));
+    }
+    return KillTrialChild.KEYS;
+  }
+}
