@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * set that sank to the slow tier is promoted by reading it, stays on the fast tier across a close
  * and reopen, and is retained there when later writes push the fast tier over its budget again.
  */
+@Tag("statistical")
 class HotSetAcrossRestartTest {
   static final long BUDGET = 2L << 20;
   static final int VALUE_BYTES = 1000;

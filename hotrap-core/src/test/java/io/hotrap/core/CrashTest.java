@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the middle of a migration; the reopened store must hold, for every key, the last acknowledged
  * write or the one in flight at the kill, and nothing older.
  */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class CrashTest {
   @TempDir Path dir;
 

@@ -17,8 +17,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * kinds of promotion run constantly underneath: the per-key register checker of the promotion
  * issue, beside the randomized stale-read test ({@link PromotionRaceTest}).
  */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class LinearizabilityTest {
   static final int ROUNDS = 300;
   static final int THREADS = 3;

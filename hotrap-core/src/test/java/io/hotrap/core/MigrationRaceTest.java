@@ -23,9 +23,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** DESIGN.md §6: a user write that races a migration always wins. */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class MigrationRaceTest {
   @TempDir Path dir;
 

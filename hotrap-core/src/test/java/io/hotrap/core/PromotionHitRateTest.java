@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tier, a hot spot read twice over is served without the slow tier; uniform reads promote next to
  * nothing unless the hotness check is off.
  */
+@Tag("statistical")
 class PromotionHitRateTest {
   static final long BUDGET = 2L << 20;
   static final int VALUE_BYTES = 1000;

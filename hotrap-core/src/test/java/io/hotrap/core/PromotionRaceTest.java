@@ -15,14 +15,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The randomized test of DESIGN.md §6 over the whole store: writers, readers, migration, and both
  * kinds of promotion racing on a small key space with tiny budgets and caches.
  */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class PromotionRaceTest {
   static final int THREADS = 8;
   static final int KEYS = 2000;

@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * to their end. A 64 KiB buffer and a 16 MiB fast disk keep the background thread flushing,
  * merging and evicting all the time.
  */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class RaltConcurrencyTest {
 
   private static final int KEYS = 100_000;

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sits well inside R_hs = 0.7·FD ≈ 147 MB. Four million accesses are about 28 counter-decay periods
  * (R = R_hs bytes accessed each), and each hot key is seen about 76 times.
  */
+@Tag("statistical")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RaltHotspotGroundTruthTest {
 

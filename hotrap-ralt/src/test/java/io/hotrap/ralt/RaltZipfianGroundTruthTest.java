@@ -3,6 +3,7 @@ package io.hotrap.ralt;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the same total size would serve (the oracle of DESIGN.md §12). Both are expected shares under
  * the stream's exact distribution, so sampling noise does not enter the comparison.
  */
+@Tag("statistical")
 class RaltZipfianGroundTruthTest {
 
   private static final int KEYS = 1_000_000;

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * E: YCSB draws the keys of reads and scan starts only from records whose insert was acknowledged
  * (its {@code AcknowledgedCounterGenerator}), so with a correct store every read finds its record.
  */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class YcsbWorkloadsTest {
   private static final int RECORDS = 10_000;
   private static final int OPERATIONS = 10_000;

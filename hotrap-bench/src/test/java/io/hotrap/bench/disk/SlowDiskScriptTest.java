@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * started by {@code slowdisk.sh run} (inside it). Needs root, a cgroup v1 blkio hierarchy and
  * losetup; skipped otherwise.
  */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SlowDiskScriptTest {
   static final int READ_IOPS = 200;
   static final Path BLKIO = Path.of("/sys/fs/cgroup/blkio");

@@ -13,10 +13,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class WorkloadRunnerTest {
 
   private static WorkloadParams params(long records, long runOperations) {
