@@ -170,9 +170,10 @@ public final class FlashCache implements AutoCloseable {
     enter();
     try {
       ItemKey k = new ItemKey(key);
+      long[] invalid = groups.snapshot(); // before reading the tiers: see the class javadoc
       DramEntry e = dram.getIfPresent(k);
       if (e != null) {
-        if (groups.contains(e.group)) {
+        if (InvalidGroups.contains(invalid, e.group)) {
           counters.misses.increment();
           return null;
         }
@@ -185,7 +186,8 @@ public final class FlashCache implements AutoCloseable {
         return null;
       }
       Location loc = flash.locate(k);
-      byte[] value = loc == null || groups.contains(loc.group) ? null : flash.lookup(k, loc);
+      byte[] value = loc == null || InvalidGroups.contains(invalid, loc.group)
+          ? null : flash.lookup(k, loc);
       if (value == null) {
         counters.misses.increment();
         return null;
@@ -201,16 +203,14 @@ public final class FlashCache implements AutoCloseable {
   /** Copies a flash hit into DRAM unless a put or invalidation of the key came in between. */
   private void promote(ItemKey k, Location loc, byte[] value) {
     DramEntry promoted = new DramEntry(value, loc.group, true);
-    DramEntry[] stored = {null};
-    dramMap.compute(k, (key, old) -> {
-      if (old != null || flash.locate(key) != loc) {
-        return old;
+    int ticket = groups.beginInsert();
+    try {
+      if (groups.contains(loc.group)) {
+        return;
       }
-      stored[0] = promoted;
-      return promoted;
-    });
-    if (stored[0] != null && groups.contains(loc.group)) {
-      dramMap.remove(k, promoted);
+      dramMap.compute(k, (key, old) -> old != null || flash.locate(key) != loc ? old : promoted);
+    } finally {
+      groups.endInsert(ticket);
     }
   }
 
@@ -244,18 +244,20 @@ public final class FlashCache implements AutoCloseable {
             key.length, value.length, RegionBuffer.MAX_KEY_BYTES, regionBytes,
             RegionBuffer.HEADER_BYTES));
       }
-      if (groups.contains(group)) {
-        invalidate(k);
-        counters.droppedInserts.increment();
-        return;
-      }
-      DramEntry entry = new DramEntry(value, group, false);
-      dramMap.compute(k, (kk, old) -> {
-        flash.remove(kk);
-        return entry;
-      });
-      if (groups.contains(group) && dramMap.remove(k, entry)) {
-        counters.droppedInserts.increment();
+      int ticket = groups.beginInsert();
+      try {
+        if (groups.contains(group)) {
+          invalidate(k);
+          counters.droppedInserts.increment();
+          return;
+        }
+        DramEntry entry = new DramEntry(value, group, false);
+        dramMap.compute(k, (kk, old) -> {
+          flash.remove(kk);
+          return entry;
+        });
+      } finally {
+        groups.endInsert(ticket);
       }
     } finally {
       exit();
@@ -304,6 +306,7 @@ public final class FlashCache implements AutoCloseable {
 
   private void purge(long group) {
     try {
+      groups.awaitEarlierInserts(); // see InvalidGroups: no insert that saw the group valid is left
       long purged = 0;
       for (Map.Entry<ItemKey, DramEntry> e : dramMap.entrySet()) {
         if (e.getValue().group == group && dramMap.remove(e.getKey(), e.getValue())) {

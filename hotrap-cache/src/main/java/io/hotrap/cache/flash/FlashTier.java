@@ -144,27 +144,27 @@ final class FlashTier implements Closeable {
    *     written only if the index lost the key meanwhile)
    */
   void admit(ItemKey key, byte[] value, long group, boolean flashClean) {
-    if (groups.contains(group)) {
-      counters.droppedInserts.increment();
-      return;
-    }
-    if (flashClean && index.containsKey(key)) {
-      return;
-    }
-    Location loc = store.append(key, value, group, true);
-    if (loc == null) {
-      counters.droppedInserts.increment();
-      return;
-    }
-    counters.flashItemsAdmitted.increment();
-    counters.flashBytesAdmitted.add(loc.length);
-    if (!index.put(key, loc)) {
-      counters.droppedInserts.increment();
-      return;
-    }
-    // A purge of the group that started before the put may have missed it (InvalidGroups).
-    if (groups.contains(group) && index.remove(key, loc)) {
-      counters.purgedItems.increment();
+    int ticket = groups.beginInsert();
+    try {
+      if (groups.contains(group)) {
+        counters.droppedInserts.increment();
+        return;
+      }
+      if (flashClean && index.containsKey(key)) {
+        return;
+      }
+      Location loc = store.append(key, value, group, true);
+      if (loc == null) {
+        counters.droppedInserts.increment();
+        return;
+      }
+      counters.flashItemsAdmitted.increment();
+      counters.flashBytesAdmitted.add(loc.length);
+      if (!index.put(key, loc)) {
+        counters.droppedInserts.increment();
+      }
+    } finally {
+      groups.endInsert(ticket);
     }
   }
 
@@ -275,20 +275,25 @@ final class FlashTier implements Closeable {
       counters.corruptMisses.increment();
       return false;
     }
-    Location moved = store.append(key, value, loc.group, false);
-    if (moved == null) {
-      return false;
+    int ticket = groups.beginInsert();
+    try {
+      if (groups.contains(loc.group)) {
+        return false;
+      }
+      Location moved = store.append(key, value, loc.group, false);
+      if (moved == null) {
+        return false;
+      }
+      moved.hits = 0;
+      if (index.replace(key, loc, moved)) {
+        counters.reinsertions.increment();
+        counters.reinsertedBytes.add(moved.length);
+        reinsertion.reinserted(moved.length);
+      }
+      return true; // if the entry changed meanwhile, the newer one stays; the copy is dead bytes
+    } finally {
+      groups.endInsert(ticket);
     }
-    if (!index.replace(key, loc, moved)) {
-      return true; // changed meanwhile; the new entry is the newer one, the copy is dead bytes
-    }
-    counters.reinsertions.increment();
-    counters.reinsertedBytes.add(moved.length);
-    reinsertion.reinserted(moved.length);
-    if (groups.contains(loc.group) && index.remove(key, moved)) {
-      counters.purgedItems.increment();
-    }
-    return true;
   }
 
   /**
