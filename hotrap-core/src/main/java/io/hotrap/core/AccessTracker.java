@@ -110,17 +110,17 @@ final class AccessTracker implements AutoCloseable {
 
   /** RALT's hot-set limit, or 0 when tracking is off. */
   long hotSetLimit() {
-    return call("hotSetLimit", 0L, ralt::hotSetLimit);
+    return call("hotSetLimit", 0L, () -> ralt.hotSetLimit());
   }
 
   /** Hot bytes of RALT's hot set, or 0 when tracking is off. */
   long hotSetBytes() {
-    return call("hotSetBytes", 0L, ralt::hotSetBytes);
+    return call("hotSetBytes", 0L, () -> ralt.hotSetBytes());
   }
 
   /** RALT's statistics, or null when tracking is off. */
   RaltStats stats() {
-    return call("stats", null, ralt::stats);
+    return call("stats", null, () -> ralt.stats());
   }
 
   void awaitQuiescence() {
@@ -137,7 +137,8 @@ final class AccessTracker implements AutoCloseable {
 
   /**
    * Runs one RALT call, or answers {@code whenOff} when tracking is off or the call fails (which
-   * switches tracking off).
+   * switches tracking off). Callers pass lambdas, not bound method references: {@code ralt} is
+   * null when RALT could not be opened.
    */
   private <T> T call(String operation, T whenOff, Supplier<T> call) {
     if (!available) {

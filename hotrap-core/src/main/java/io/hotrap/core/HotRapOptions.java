@@ -132,8 +132,9 @@ public final class HotRapOptions {
     migrationBatchBytes = b.migrationBatchBytes;
     retainHotRecords = b.retainHotRecords;
     promotion = b.promotion;
-    hotnessCheck = b.hotnessCheck;
-    promoteByCompaction = b.promoteByCompaction;
+    // Parts of promotion are off when promotion is.
+    hotnessCheck = b.promotion && !Boolean.FALSE.equals(b.hotnessCheck);
+    promoteByCompaction = b.promotion && !Boolean.FALSE.equals(b.promoteByCompaction);
     promotionCacheBytes = promotionCache;
     maxPromotedRecordBytes = b.maxPromotedRecordBytes;
     promotionHooks = b.promotionHooks;
@@ -249,12 +250,16 @@ public final class HotRapOptions {
   public boolean promotion() { return promotion; }
 
   /**
-   * Whether promotion asks RALT which cached records are hot (HotRAP §3.3); default true. Off, every
-   * record read from the slow tier is promoted (the paper's ablation).
+   * Whether promotion asks RALT which cached records are hot (HotRAP §3.3); default true, and false
+   * when promotion is off. Off, every record read from the slow tier is promoted (the paper's
+   * ablation).
    */
   public boolean hotnessCheck() { return hotnessCheck; }
 
-  /** Whether migrations promote the hot cached records of their range (DESIGN.md §7 step 3); default true. */
+  /**
+   * Whether migrations promote the hot cached records of their range (DESIGN.md §7 step 3); default
+   * true, and false when promotion is off.
+   */
   public boolean promoteByCompaction() { return promoteByCompaction; }
 
   /**
@@ -333,8 +338,9 @@ public final class HotRapOptions {
     private long migrationBatchBytes = DEFAULT_MIGRATION_BATCH_BYTES;
     private boolean retainHotRecords = true;
     private boolean promotion = true;
-    private boolean hotnessCheck = true;
-    private boolean promoteByCompaction = true;
+    /** Null until set: on by default, and off with promotion. */
+    private Boolean hotnessCheck;
+    private Boolean promoteByCompaction;
     private long promotionCacheBytes = -1;
     private int maxPromotedRecordBytes = DEFAULT_MAX_PROMOTED_RECORD_BYTES;
     private PromotionHooks promotionHooks = PromotionHooks.NONE;
@@ -481,13 +487,13 @@ public final class HotRapOptions {
 
     /** Whether promotion promotes only what RALT calls hot; default true; false promotes every slow read. */
     public Builder hotnessCheck(boolean enabled) {
-      this.hotnessCheck = enabled;
+      this.hotnessCheck = Boolean.valueOf(enabled);
       return this;
     }
 
     /** Promotion by compaction (DESIGN.md §7 step 3); default true. */
     public Builder promoteByCompaction(boolean enabled) {
-      this.promoteByCompaction = enabled;
+      this.promoteByCompaction = Boolean.valueOf(enabled);
       return this;
     }
 
@@ -584,6 +590,14 @@ public final class HotRapOptions {
       if (fastPath.equals(slowPath) || fastPath.startsWith(slowPath) || slowPath.startsWith(fastPath)) {
         throw new IllegalStateException(
             "fastPath (" + fastPath + ") and slowPath (" + slowPath + ") must not overlap");
+      }
+      if (!promotion && Boolean.TRUE.equals(hotnessCheck)) {
+        throw new IllegalStateException("hotnessCheck(true) contradicts promotion(false): the hotness"
+            + " check decides what promotion promotes, and promotion is off");
+      }
+      if (!promotion && Boolean.TRUE.equals(promoteByCompaction)) {
+        throw new IllegalStateException("promoteByCompaction(true) contradicts promotion(false):"
+            + " promotion by compaction is part of promotion, which is off");
       }
       if (lowWatermark > highWatermark) {
         throw new IllegalStateException("lowWatermark (" + lowWatermark

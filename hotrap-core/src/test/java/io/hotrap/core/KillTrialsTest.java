@@ -2,7 +2,6 @@ package io.hotrap.core;
 
 import static io.hotrap.core.TestStores.key;
 import static io.hotrap.core.TestStores.versionOf;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -71,10 +70,15 @@ class KillTrialsTest {
     try (BufferedReader out = new BufferedReader(
         new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       String first = out.readLine();
-      assertEquals("R", first, "the child did not open the store; see " + dir.resolve("child.err"));
+      if (!"R".equals(first)) {
+        child.waitFor(60, TimeUnit.SECONDS);
+        fail("the child did not open the store: " + Files.readString(dir.resolve("child.err")));
+      }
       // The kill moment, chosen at random: not a wait for anything.
       Thread.sleep(runMillis);
-      assertTrue(child.isAlive(), "the child died on its own; see " + dir.resolve("child.err"));
+      if (!child.isAlive()) {
+        fail("the child died on its own: " + Files.readString(dir.resolve("child.err")));
+      }
     } finally {
       child.destroyForcibly();
       assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the killed child did not end");
