@@ -93,6 +93,8 @@ public final class HotRapDB implements AutoCloseable {
   private final StoreCounters counters = new StoreCounters();
   private final CommitGate gate;
   private final WriteThrottle throttle;
+  /** What a writer held back by the throttle runs: a migration check now. */
+  private final Runnable requestMigration;
   private final TierMigrator migrator;
   /** Null when {@link HotRapOptions#promotion()} is off. */
   private final Promoter promoter;
@@ -127,14 +129,13 @@ public final class HotRapDB implements AutoCloseable {
       if (promoter != null) {
         gate.setPromotionInvalidator(promoter);
       }
-      WriteThrottle[] throttleRef = new WriteThrottle[1];
+      this.throttle = new WriteThrottle(options.writeStallBytes(), options.maxWriteStall().toNanos(),
+          counters);
       this.migrator = new TierMigrator(db, fastCf, slowCf, options, gate, tracker, counters,
-          () -> throttleRef[0].sizesChanged(), promoter != null ? promoter : PromotionByCompaction.NONE,
+          throttle::sizesChanged, promoter != null ? promoter : PromotionByCompaction.NONE,
           () -> !openSnapshots.isEmpty());
       this.scheduler = new MigrationScheduler(migrator, counters, options);
-      this.throttle = new WriteThrottle(options.writeStallBytes(), options.maxWriteStall().toNanos(),
-          counters, scheduler::requestCheck);
-      throttleRef[0] = throttle;
+      this.requestMigration = scheduler::requestCheck;
       constructed = true;
     } finally {
       if (!constructed) {
@@ -359,43 +360,19 @@ public final class HotRapDB implements AutoCloseable {
   public void put(byte[] key, byte[] value) {
     checkKey(key);
     checkValue(value);
-    guard.enter();
-    try {
-      throttle.awaitRoom();
-      gate.enterWriter();
-      try {
-        db.put(fastCf, writeOptions, key, value);
-        gate.markWritten(key);
-      } finally {
-        gate.exitWriter();
-      }
-    } catch (RocksDBException e) {
-      throw new HotRapException("put failed", e);
-    } finally {
-      guard.exit();
-    }
+    apply("put", () -> db.put(fastCf, writeOptions, key, value), key, null);
   }
 
   /** Deletes {@code key} from both tiers in one atomic batch (I3). */
   public void delete(byte[] key) {
     checkKey(key);
-    guard.enter();
-    try (WriteBatch batch = new WriteBatch()) {
-      batch.delete(fastCf, key);
-      batch.delete(slowCf, key);
-      throttle.awaitRoom();
-      gate.enterWriter();
-      try {
+    apply("delete", () -> {
+      try (WriteBatch batch = new WriteBatch()) {
+        batch.delete(fastCf, key);
+        batch.delete(slowCf, key);
         db.write(writeOptions, batch);
-        gate.markWritten(key);
-      } finally {
-        gate.exitWriter();
       }
-    } catch (RocksDBException e) {
-      throw new HotRapException("delete failed", e);
-    } finally {
-      guard.exit();
-    }
+    }, key, null);
   }
 
   /** Applies {@code batch} atomically: all its operations become visible at once, or none. */
@@ -411,28 +388,53 @@ public final class HotRapDB implements AutoCloseable {
     if (ops.isEmpty()) {
       return;
     }
-    guard.enter();
-    try (WriteBatch wb = new WriteBatch()) {
-      for (HotRapWriteBatch.Op op : ops) {
-        if (op.value != null) {
-          wb.put(fastCf, op.key, op.value);
-        } else {
-          wb.delete(fastCf, op.key);
-          wb.delete(slowCf, op.key);
+    apply("write", () -> {
+      try (WriteBatch wb = new WriteBatch()) {
+        for (HotRapWriteBatch.Op op : ops) {
+          if (op.value != null) {
+            wb.put(fastCf, op.key, op.value);
+          } else {
+            wb.delete(fastCf, op.key);
+            wb.delete(slowCf, op.key);
+          }
         }
+        db.write(writeOptions, wb);
       }
-      throttle.awaitRoom();
+    }, null, ops);
+  }
+
+  /** One RocksDB write of a user operation. */
+  @FunctionalInterface
+  private interface RocksWrite {
+    void run() throws RocksDBException;
+  }
+
+  /**
+   * The one write path of every user write: a put, a delete and a batch are each one atomic RocksDB
+   * write of one or more keys ({@code key}, or the keys of {@code ops}). The sequence is the
+   * writer's side of the {@link CommitGate} protocol (DESIGN.md §6): wait for room on the fast tier
+   * before taking the gate (a writer waiting inside it would keep the migrator, which needs it
+   * exclusive, from making room); then, inside one shared hold, write and mark every key written.
+   */
+  private void apply(String what, RocksWrite write, byte[] key, List<HotRapWriteBatch.Op> ops) {
+    guard.enter();
+    try {
+      throttle.awaitRoom(requestMigration);
       gate.enterWriter();
       try {
-        db.write(writeOptions, wb);
-        for (HotRapWriteBatch.Op op : ops) {
-          gate.markWritten(op.key);
+        write.run();
+        if (key != null) {
+          gate.markWritten(key);
+        } else {
+          for (HotRapWriteBatch.Op op : ops) {
+            gate.markWritten(op.key);
+          }
         }
       } finally {
         gate.exitWriter();
       }
     } catch (RocksDBException e) {
-      throw new HotRapException("write failed", e);
+      throw new HotRapException(what + " failed", e);
     } finally {
       guard.exit();
     }

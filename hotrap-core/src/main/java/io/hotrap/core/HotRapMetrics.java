@@ -20,7 +20,7 @@ import java.util.function.ToLongFunction;
  *
  * <ul>
  *   <li>{@code hotrap.gets} (counter, tag {@code tier=fast|slow}): gets by the tier that served them.
- *   <li>{@code hotrap.migration.bytes} (counter, bytes, tag {@code kind=demoted|retained|promoted.flush|promoted.compaction}).
+ *   <li>{@code hotrap.migration.bytes} (counter, bytes, tag {@code kind=demoted|retained}).
  *   <li>{@code hotrap.promotion.bytes} (counter, bytes, tag {@code kind=flush|compaction}),
  *       {@code hotrap.promotion.cache.hits}, {@code hotrap.promotion.inserts.aborted} (counters),
  *       {@code hotrap.promotion.skipped} (counter, tag {@code reason=updated|in.fast}).
@@ -59,15 +59,11 @@ public final class HotRapMetrics implements MeterBinder {
         c -> c.getsServedFast.sum());
     counter(registry, "hotrap.gets", "Gets by the tier that served them", null, "tier", "slow",
         c -> c.getsServedSlow.sum());
-    String movedHelp = "Bytes moved or kept by tier migration and promotion";
+    String movedHelp = "Bytes moved or kept by tier migration";
     counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "demoted",
         c -> c.bytesDemoted.sum());
     counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "retained",
         c -> c.bytesRetained.sum());
-    counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "promoted.flush",
-        c -> c.bytesPromotedByFlush.sum());
-    counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "promoted.compaction",
-        c -> c.bytesPromotedByCompaction.sum());
     String promotedHelp = "Bytes written into the fast tier by promotion";
     counter(registry, "hotrap.promotion.bytes", promotedHelp, BaseUnits.BYTES, "kind", "flush",
         c -> c.bytesPromotedByFlush.sum());

@@ -19,7 +19,8 @@ import org.rocksdb.WriteOptions;
 /**
  * Promotion of slow-tier records to the fast tier (HotRAP §3.3, §3.4; DESIGN.md §4, §6, §7 step 3,
  * §9): owns the {@link PromotionCache}, offers it slow-tier hits under rule P2, promotes by flush on
- * a background thread of its own and by compaction on the migrator's thread.
+ * a checker thread of its own and by compaction on the migrator's thread. What a check promotes is
+ * {@link PromotionPolicy}'s decision; this class holds the protocol and the thread.
  *
  * <p><b>Rule P2 (the reader).</b> {@link #beforeFastLookup} reads the key's stripe write counter
  * before the fast lookup; {@link #offer} inserts the slow hit under the key's stripe lock only if the
@@ -28,67 +29,31 @@ import org.rocksdb.WriteOptions;
  * Writers bump the counter and call {@link #invalidate} under the same stripe lock
  * ({@link CommitGate#markWritten}), so a write either aborts the insert or removes what it inserted.
  *
- * <p><b>Promotion by flush: which updated set.</b> The commit of a checked immutable cache consults
- * the cache's own updated marks ({@link ImmutablePromotionCache#isUpdated}), not a
- * {@link CommitGate} {@link UpdatedKeys}: the immutable table is registered for marks inside
- * {@link PromotionCache#freeze()} before the mutable reference is swapped, and writers mark it
- * through {@link #invalidate} inside their shared hold of the gate. The decisive read of the marks is
- * made while the gate is held exclusive, so a concurrent write is either marked by then (the record
- * is dropped) or lands after the commit (and is newer). Promotion by compaction, which reads the
- * mutable table, uses the migration's {@link UpdatedKeys} instead, registered before the migration
- * took its snapshot and so before it read the cache.
+ * <p><b>Admission.</b> With the hotness check on, a slow-tier hit is cached only if its key was read
+ * from the slow tier lately ({@link AdmissionFilter}, whose window is
+ * {@value #ADMISSION_WINDOW_HOT_SET_LIMITS} times RALT's hot-set limit in records): a record read
+ * once cannot be promoted, and caching every cold read cost cold uniform gets about a fifth of
+ * their throughput.
  *
- * <p><b>Which records are hot.</b> Both paths promote the records RALT calls stable-hot
- * ({@code Ralt.isStableHot}): RALT's hot set also holds some room of records seen only once, mostly
- * the latest; promoting those would copy recently read cold records to the fast disk under uniform
- * access.
- *
- * <p><b>Second reads only.</b> With the hotness check on, a slow-tier hit is cached only if its
- * key was read from the slow tier lately ({@link AdmissionFilter}, whose window is twice RALT's
- * hot-set limit in records): a record read once cannot be promoted, and caching every cold read
- * cost cold uniform gets about a fifth of their throughput (copies, skip-list inserts, a checker
- * wake-up per table). Every record in a table has thus come back, the test of Algorithm 1,
- * whether or not RALT has merged its two accesses yet (it learns that a key came back only when
- * the runs holding them merge, and a hot set read in passes from a cold tracker would otherwise
- * wait for a third pass). The check takes such records as hot up to RALT's room to grow
- * ({@link #returnRoom}): beyond it retention would demote them again.
- *
- * <p><b>Came back by chance.</b> Under reads spread over far more data than the window, a few keys
- * come back by chance, and a table fills with them slowly. What tells them from a hot set is the
- * reads around them: the check promotes only while the filter's admitted share of recent read bytes
- * is at least {@value #MIN_ADMITTED_SHARE} (a table that held every read would have been half hot;
- * DESIGN.md §9 asks for half a file). Gets served by the promotion cache count as admitted reads:
- * the tail of a hot set that is mostly promoted makes few slow-tier reads beside the cold ones,
- * but its records, put back, are read from the cache. Otherwise the check puts back at most half
- * a table, those a get read first, so that the mutable table is not refilled by its own
- * put-backs, and a record that waits through
- * {@value #MAX_PUT_BACKS_UNREAD} checks in a row without a get reading it is dropped by the next
- * one: a record that came back by chance is no likelier than any other to be read again, and a hot
- * one is read while it waits. A record put back and not read since rides along with a promotion but
- * does not count toward the half table that makes one.
- *
- * <p><b>Writes first.</b> While user writes wait in the {@link WriteThrottle} for room on the fast
- * tier, promotion by flush puts its records back instead of writing them. Without this, reads of a
- * hot set larger than the fast tier keep it full of promoted records that migration demotes again,
- * and writers wait for room that promotion takes back (measured: a race test of 3 writers and 2
- * readers went from 10 s to over 3 minutes).
+ * <p><b>How a promotion learns of concurrent writes.</b> Promotion by flush consults the frozen
+ * table's own updated marks ({@link ImmutablePromotionCache#isUpdated}): the table is registered
+ * for marks inside {@link PromotionCache#freeze()} before the mutable reference is swapped, and
+ * writers mark it through {@link #invalidate} inside their shared hold of the {@link CommitGate}.
+ * Promotion by compaction, which reads the mutable table, uses the migration step's
+ * {@link UpdatedKeys}, registered before the step took its snapshot. Either way the decisive read of
+ * the marks is made with the gate held exclusive (see {@link CommitGate} for why that suffices), and
+ * a record whose key the fast tier holds at commit time is dropped too. Promotion writes only to the
+ * fast tier; the copy left in the slow tier is harmless (I1).
  *
  * <p><b>One table checked at a time.</b> A full mutable table is frozen only when no check is in
  * progress; while one is (it may wait for RALT to write its buffer, hundreds of milliseconds), the
  * mutable table grows past its target, up to {@value #MAX_BACKLOG_TARGETS} targets, and the check
  * freezes it when it ends. Past that one more table may queue ({@value #MAX_PENDING_CHECKS} in all);
  * beyond, slow-tier hits are not cached (counted as shed), so the cache's memory and the tables a
- * get walks stay bounded however far checks fall behind. Freezing at every target instead queued a frozen table per ~60
- * slow-tier reads (at a 4 MiB budget) behind a waiting check, and every get that missed the
- * mutable table walked them all: 1.8 tables on average in a run of cold gets, against 0.6–0.75
- * now, and every freeze woke the checker thread.
+ * get walks stay bounded however far checks fall behind. (Freezing at every target instead queued a
+ * frozen table per ~60 slow-tier reads at a 4 MiB budget, and every get that missed walked them.)
  *
- * <p>In both paths a record is also dropped when the fast tier holds its key at commit time (a
- * promoted copy would be the same version at best). Promotion writes only to the fast tier; the
- * copy left in the slow tier is harmless (I1).
- *
- * <p>Thread-safe. Freezes may come from any reader; checks run one at a time on the promoter
- * thread.
+ * <p>Thread-safe. Freezes may come from any reader; checks run one at a time on the checker thread.
  */
 final class Promoter implements CommitGate.PromotionInvalidator, PromotionByCompaction, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(Promoter.class.getName());
@@ -114,18 +79,6 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
    * 32 Mibit (8 MiB).
    */
   static final int MAX_ADMISSION_WINDOW = 1 << 21;
-  /**
-   * Smallest admitted share of recent slow-tier read bytes ({@link AdmissionFilter#admittedShare})
-   * at which a check promotes: the half of DESIGN.md §9's half-file rule, for a table that holds
-   * only the reads that came back.
-   */
-  static final double MIN_ADMITTED_SHARE = 0.5;
-  /**
-   * Checks a record may wait through, put back each time for want of company, with no get reading
-   * it; the next check drops it. One is not enough: a hot set that makes a small share of the reads
-   * is read only now and then, and its records should have two chances to be read while they wait.
-   */
-  static final int MAX_PUT_BACKS_UNREAD = 2;
   /**
    * How far past its target the mutable table may grow while a check is in progress, as a multiple
    * of the target; beyond it a full table is frozen and queued behind the running check anyway.
@@ -307,88 +260,47 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
 
   /**
    * Promotion by flush of one immutable cache (DESIGN.md §9), filled while the admission filter
-   * admitted {@code admittedShare} of the read bytes.
+   * admitted {@code admittedShare} of the read bytes: {@link PromotionPolicy} decides, this carries
+   * the decision out.
    */
   private void check(ImmutablePromotionCache imm, double admittedShare) throws Exception {
-    long returnRoom = 0;
+    boolean writersWaiting = counters.writersStalled.get() > 0;
+    PromotionPolicy.Context context;
     if (options.hotnessCheck()) {
       // RALT answers from its files; accesses still in its buffer are invisible, to this check and
       // to retention, which would demote a promoted record RALT does not yet know as hot. The
-      // floor keeps a run per check from being mostly file overhead and merges when checks come
-      // often (a small cache, or a hot set read at full speed). A check with too few returns
-      // among the reads promotes nothing whatever RALT says, and leaves RALT to write its buffer
-      // when full, as it does with promotion off.
-      if (admittedShare >= MIN_ADMITTED_SHARE) {
+      // floor keeps a run per check from being mostly file overhead. A check that may not promote
+      // leaves RALT to write its buffer when full, as it does with promotion off.
+      if (PromotionPolicy.mayPromote(admittedShare)) {
         tracker.flushIfBuffered(RALT_FLUSH_FLOOR);
       }
-      returnRoom = returnRoom();
+      context = new PromotionPolicy.Context(tracker::isStableHot, returnRoom(), admittedShare,
+          writersWaiting, cache.targetBytes());
+    } else {
+      context = PromotionPolicy.Context.withoutHotnessCheck(writersWaiting, cache.targetBytes());
     }
-    List<PromotionCache.Entry> hot = new ArrayList<>();
-    /** Bytes of the hot records that count toward a promotion: all but returns already counted. */
-    long hotBytes = 0;
-    long returned = 0;
-    long unread = 0;
+    List<PromotionPolicy.Candidate<PromotionCache.Entry>> table = new ArrayList<>();
     for (PromotionCache.Entry e : imm) {
-      if (e.putBacksUnread() >= MAX_PUT_BACKS_UNREAD && !e.wasRead()) {
-        unread++;
-        continue;
-      }
-      boolean fresh = true;
-      if (options.hotnessCheck() && !tracker.isStableHot(e.key())) {
-        // Admitted, so read again within the filter's window: it came back, whether or not RALT
-        // has merged its accesses yet.
-        long size = e.key().length + e.value().length;
-        if (size > returnRoom) {
-          continue;
-        }
-        returnRoom -= size;
-        returned++;
-        // Put back and not read since, it is here on the return an earlier check counted: it
-        // goes with a promotion, but does not make one (see the class javadoc).
-        fresh = e.wasRead() || e.putBacksUnread() == 0;
-      }
-      hot.add(e);
-      if (fresh) {
-        hotBytes += e.bytes();
-      }
+      table.add(new PromotionPolicy.Candidate<>(e, e.key(), e.key().length + e.value().length,
+          e.bytes(), e.putBacksUnread(), e.wasRead()));
     }
-    counters.promotionsDroppedUnread.add(unread);
-    counters.promotionCandidatesReturned.add(returned);
-    if (hot.isEmpty() || stopping) {
+    PromotionPolicy.Decision<PromotionCache.Entry> decision = PromotionPolicy.decide(table, context);
+    counters.promotionsDroppedUnread.add(decision.droppedUnread());
+    counters.promotionCandidatesReturned.add(decision.returned());
+    if (stopping) {
       return;
     }
-    if (hotBytes < cache.targetBytes() / 2 || admittedShare < MIN_ADMITTED_SHARE
-        || counters.writersStalled.get() > 0) {
-      // Too few to make a file of, or too few among the reads around them to tell them from
-      // chance returns: they wait in the mutable cache, up to half a table, to be read or joined.
-      // Or user writes are being held back for room on the fast tier, and a promotion would take
-      // that room from them (and be demoted again by the migration that makes it).
-      cache.putBack(imm, upToHalfATable(hot));
-      return;
+    switch (decision.action()) {
+      case PUT_BACK:
+        cache.putBack(imm, decision.records());
+        break;
+      case PROMOTE:
+        hooks.beforeFlushCommit(imm);
+        counters.bytesPromotedByFlush.add(commit(decision.records(), imm::isUpdated));
+        break;
+      case NOTHING:
+        break;
     }
-    hooks.beforeFlushCommit(imm);
-    long promoted = commit(hot, imm::isUpdated);
-    counters.bytesPromotedByFlush.add(promoted);
-  }
-
-  /**
-   * Of {@code records}, those that fit in half the cache's target, the ones a get read from the
-   * cache first: put back, they leave the mutable table room to fill with new reads instead of
-   * being frozen again at once, and the records read while they waited are the likeliest to be
-   * read again.
-   */
-  private List<PromotionCache.Entry> upToHalfATable(List<PromotionCache.Entry> records) {
-    List<PromotionCache.Entry> kept = new ArrayList<>();
-    long room = cache.targetBytes() / 2;
-    for (boolean read : new boolean[] {true, false}) {
-      for (PromotionCache.Entry e : records) {
-        if (e.wasRead() == read && e.bytes() <= room) {
-          kept.add(e);
-          room -= e.bytes();
-        }
-      }
-    }
-    return kept;
   }
 
   /**

@@ -20,20 +20,21 @@ final class WriteThrottle {
   private final long stallBytes;
   private final long maxStallNanos;
   private final StoreCounters counters;
-  private final Runnable requestMigration;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition room = lock.newCondition();
   private volatile boolean closed;
 
-  WriteThrottle(long stallBytes, long maxStallNanos, StoreCounters counters, Runnable requestMigration) {
+  WriteThrottle(long stallBytes, long maxStallNanos, StoreCounters counters) {
     this.stallBytes = stallBytes;
     this.maxStallNanos = maxStallNanos;
     this.counters = counters;
-    this.requestMigration = requestMigration;
   }
 
-  /** Returns at once while the fast tier is under the threshold; otherwise waits for room. */
-  void awaitRoom() {
+  /**
+   * Returns at once while the fast tier is under the threshold; otherwise runs
+   * {@code requestMigration} and waits for room.
+   */
+  void awaitRoom(Runnable requestMigration) {
     if (!full() || closed) {
       return;
     }

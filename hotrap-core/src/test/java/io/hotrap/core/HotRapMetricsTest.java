@@ -36,8 +36,10 @@ class HotRapMetricsTest {
       assertEquals(s.bytesDemoted(),
           registry.get("hotrap.migration.bytes").tag("kind", "demoted").functionCounter().count());
       assertTrue(s.bytesDemoted() > 100 * 100);
-      assertEquals(0.0, registry.get("hotrap.migration.bytes").tag("kind", "promoted.flush")
+      assertEquals(0.0, registry.get("hotrap.promotion.bytes").tag("kind", "flush")
           .functionCounter().count());
+      assertNull(registry.find("hotrap.migration.bytes").tag("kind", "promoted.flush").functionCounter(),
+          "promoted bytes are exported once, as hotrap.promotion.bytes");
       assertTrue(registry.get("hotrap.migration.duration").functionTimer().count() >= 1);
       assertEquals((double) s.slowSstBytes(),
           registry.get("hotrap.tier.sst.bytes").tag("tier", "slow").gauge().value());
