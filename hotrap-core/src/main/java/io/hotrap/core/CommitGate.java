@@ -27,6 +27,15 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * concurrent write either completely (the key is marked and dropped) or not at all (the write
  * lands after the commit and is newer). The mover holds the gate for one batch only.
  *
+ * <p><b>Where each mover's marks live.</b> There are two kinds of marks, one rule. A migration step
+ * (and promotion by compaction, which runs inside it on the same range) registers an
+ * {@link UpdatedKeys} for its file's key range before it takes its snapshot. Promotion by flush
+ * uses the frozen promotion table itself: {@code PromotionCache.freeze()} registers the table for
+ * marks before the mutable reference is swapped, and the invalidation a writer runs in
+ * {@link #markWritten} marks it ({@code ImmutablePromotionCache.isUpdated}). Either way the marks
+ * are registered before the mover reads, written inside the writer's shared hold, and read inside
+ * the mover's exclusive one.
+ *
  * <p>Thread-safe. The lock is non-fair, but a waiting mover blocks new shared holders, so movers do
  * not starve under a stream of writes.
  */
@@ -46,15 +55,16 @@ final class CommitGate {
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final List<UpdatedKeys> movers = new CopyOnWriteArrayList<>();
-  private final StripedWriteCounters counters;
+  /** Per-stripe write counters and locks (rule P2 reads them; see {@link Promoter}). */
+  private final StripedWriteCounters stripes;
   private volatile PromotionInvalidator invalidator = PromotionInvalidator.NONE;
 
-  CommitGate(StripedWriteCounters counters) {
-    this.counters = counters;
+  CommitGate(StripedWriteCounters stripes) {
+    this.stripes = stripes;
   }
 
-  StripedWriteCounters counters() {
-    return counters;
+  StripedWriteCounters stripes() {
+    return stripes;
   }
 
   void setPromotionInvalidator(PromotionInvalidator invalidator) {
@@ -90,9 +100,9 @@ final class CommitGate {
 
   /** Step 2 of the writer protocol for one key; call between RocksDB's write and {@link #exitWriter()}. */
   void markWritten(byte[] key) {
-    int stripe = counters.stripeOf(key);
-    synchronized (counters.lock(stripe)) {
-      counters.increment(stripe);
+    int stripe = stripes.stripeOf(key);
+    synchronized (stripes.lock(stripe)) {
+      stripes.increment(stripe);
       invalidator.invalidate(key);
       for (UpdatedKeys u : movers) {
         u.add(key);

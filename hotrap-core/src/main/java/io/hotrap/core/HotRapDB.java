@@ -108,7 +108,7 @@ public final class HotRapDB implements AutoCloseable {
   private final Set<HotRapSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
 
   private HotRapDB(HotRapOptions options, StoreLayout layout, String storeId, List<AutoCloseable> resources,
-      RocksDB db, List<ColumnFamilyHandle> handles, TierEventListener listener) {
+      RocksDB db, List<ColumnFamilyHandle> handles, TierEventListener listener, StoreHooks hooks) {
     this.options = options;
     this.layout = layout;
     this.resources = resources;
@@ -124,7 +124,7 @@ public final class HotRapDB implements AutoCloseable {
     Promoter p = null;
     boolean constructed = false;
     try {
-      p = options.promotion() ? new Promoter(db, fastCf, options, gate, tracker, counters) : null;
+      p = options.promotion() ? new Promoter(db, fastCf, options, gate, tracker, counters, hooks.promotion()) : null;
       this.promoter = p;
       if (promoter != null) {
         gate.setPromotionInvalidator(promoter);
@@ -133,7 +133,7 @@ public final class HotRapDB implements AutoCloseable {
           counters);
       this.migrator = new TierMigrator(db, fastCf, slowCf, options, gate, tracker, counters,
           throttle::sizesChanged, promoter != null ? promoter : PromotionByCompaction.NONE,
-          () -> !openSnapshots.isEmpty());
+          () -> !openSnapshots.isEmpty(), hooks.migration());
       this.scheduler = new MigrationScheduler(migrator, counters, options);
       this.requestMigration = scheduler::requestCheck;
       constructed = true;
@@ -159,6 +159,11 @@ public final class HotRapDB implements AutoCloseable {
    * @throws HotRapException if RocksDB fails to open
    */
   public static HotRapDB open(HotRapOptions options) {
+    return open(options, StoreHooks.NONE);
+  }
+
+  /** {@link #open(HotRapOptions)} with test hooks inside migration and promotion. */
+  static HotRapDB open(HotRapOptions options, StoreHooks hooks) {
     Objects.requireNonNull(options, "options");
     RocksDB.loadLibrary();
     StoreLayout layout = new StoreLayout(options.fastPath(), options.slowPath());
@@ -194,7 +199,7 @@ public final class HotRapDB implements AutoCloseable {
           new ColumnFamilyDescriptor(utf8(SLOW_CF), slowCfo));
       db = RocksDB.open(dbo, layout.dbDir().toString(), descriptors, handles);
       StoreMetadata.writeOrCheck(db, handles.get(0), options, storeId);
-      HotRapDB store = new HotRapDB(options, layout, storeId, resources, db, handles, listener);
+      HotRapDB store = new HotRapDB(options, layout, storeId, resources, db, handles, listener, hooks);
       try {
         store.start();
       } catch (RocksDBException | RuntimeException | Error e) {

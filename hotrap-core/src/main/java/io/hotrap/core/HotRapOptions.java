@@ -99,14 +99,12 @@ public final class HotRapOptions {
   private final boolean promoteByCompaction;
   private final long promotionCacheBytes;
   private final int maxPromotedRecordBytes;
-  private final PromotionHooks promotionHooks;
   private final RaltOptions raltOptions;
   private final int maxKeyBytes;
   private final int maxValueBytes;
   private final boolean syncWrites;
   private final int lockStripes;
   private final MeterRegistry meterRegistry;
-  private final MigrationHooks migrationHooks;
 
   private HotRapOptions(Builder b, RaltOptions ralt, long blockCache, long writeBuffer,
       long fastFile, long slowFile, long promotionCache) {
@@ -137,14 +135,12 @@ public final class HotRapOptions {
     promoteByCompaction = b.promotion && !Boolean.FALSE.equals(b.promoteByCompaction);
     promotionCacheBytes = promotionCache;
     maxPromotedRecordBytes = b.maxPromotedRecordBytes;
-    promotionHooks = b.promotionHooks;
     raltOptions = ralt;
     maxKeyBytes = b.maxKeyBytes;
     maxValueBytes = b.maxValueBytes;
     syncWrites = b.syncWrites;
     lockStripes = b.lockStripes;
     meterRegistry = b.meterRegistry;
-    migrationHooks = b.migrationHooks;
   }
 
   /** A builder with every setting at its default; paths and fast budget must be set. */
@@ -272,7 +268,6 @@ public final class HotRapOptions {
   /** Largest key + value bytes that the promotion cache keeps; default 16 KiB. */
   public int maxPromotedRecordBytes() { return maxPromotedRecordBytes; }
 
-  PromotionHooks promotionHooks() { return promotionHooks; }
 
   /** Settings of the access tracker, directory {@code <fastPath>/ralt}, fast disk = the budget. */
   public RaltOptions raltOptions() { return raltOptions; }
@@ -292,7 +287,6 @@ public final class HotRapOptions {
   /** Registry the store binds its meters to, or null. */
   public MeterRegistry meterRegistry() { return meterRegistry; }
 
-  MigrationHooks migrationHooks() { return migrationHooks; }
 
   @Override
   public String toString() {
@@ -343,14 +337,12 @@ public final class HotRapOptions {
     private Boolean promoteByCompaction;
     private long promotionCacheBytes = -1;
     private int maxPromotedRecordBytes = DEFAULT_MAX_PROMOTED_RECORD_BYTES;
-    private PromotionHooks promotionHooks = PromotionHooks.NONE;
     private Consumer<RaltOptions.Builder> raltCustomizer = b -> { };
     private int maxKeyBytes = DEFAULT_MAX_KEY_BYTES;
     private int maxValueBytes = DEFAULT_MAX_VALUE_BYTES;
     private boolean syncWrites;
     private int lockStripes = DEFAULT_LOCK_STRIPES;
     private MeterRegistry meterRegistry;
-    private MigrationHooks migrationHooks = MigrationHooks.NONE;
 
     private Builder() {}
 
@@ -512,10 +504,6 @@ public final class HotRapOptions {
       return this;
     }
 
-    Builder promotionHooks(PromotionHooks hooks) {
-      this.promotionHooks = Objects.requireNonNull(hooks, "promotionHooks");
-      return this;
-    }
 
     /**
      * Adjusts the access tracker's settings. The directory ({@code <fastPath>/ralt}) and the fast
@@ -565,10 +553,6 @@ public final class HotRapOptions {
       return this;
     }
 
-    Builder migrationHooks(MigrationHooks hooks) {
-      this.migrationHooks = Objects.requireNonNull(hooks, "migrationHooks");
-      return this;
-    }
 
     /**
      * Builds the options.

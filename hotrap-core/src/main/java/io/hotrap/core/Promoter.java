@@ -35,15 +35,11 @@ import org.rocksdb.WriteOptions;
  * once cannot be promoted, and caching every cold read cost cold uniform gets about a fifth of
  * their throughput.
  *
- * <p><b>How a promotion learns of concurrent writes.</b> Promotion by flush consults the frozen
- * table's own updated marks ({@link ImmutablePromotionCache#isUpdated}): the table is registered
- * for marks inside {@link PromotionCache#freeze()} before the mutable reference is swapped, and
- * writers mark it through {@link #invalidate} inside their shared hold of the {@link CommitGate}.
- * Promotion by compaction, which reads the mutable table, uses the migration step's
- * {@link UpdatedKeys}, registered before the step took its snapshot. Either way the decisive read of
- * the marks is made with the gate held exclusive (see {@link CommitGate} for why that suffices), and
- * a record whose key the fast tier holds at commit time is dropped too. Promotion writes only to the
- * fast tier; the copy left in the slow tier is harmless (I1).
+ * <p><b>Concurrent writes.</b> Both kinds of promotion commit under the {@link CommitGate}'s
+ * protocol, with the marks it describes (the frozen table's own for promotion by flush, the
+ * migration step's {@link UpdatedKeys} for promotion by compaction); a record whose key the fast
+ * tier holds at commit time is dropped too. Promotion writes only to the fast tier; the copy left
+ * in the slow tier is harmless (I1).
  *
  * <p><b>One table checked at a time.</b> A full mutable table is frozen only when no check is in
  * progress; while one is (it may wait for RALT to write its buffer, hundreds of milliseconds), the
@@ -110,15 +106,15 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   private volatile boolean stopping;
 
   Promoter(RocksDB db, ColumnFamilyHandle fast, HotRapOptions options, CommitGate gate,
-      AccessTracker tracker, StoreCounters counters) {
+      AccessTracker tracker, StoreCounters counters, PromotionHooks hooks) {
     this.db = db;
     this.fast = fast;
     this.options = options;
     this.gate = gate;
-    this.stripes = gate.counters();
+    this.stripes = gate.stripes();
     this.tracker = tracker;
     this.counters = counters;
-    this.hooks = options.promotionHooks();
+    this.hooks = hooks;
     this.cache = PromotionCache.builder()
         .targetBytes(options.promotionCacheBytes())
         .maxRecordBytes(options.maxPromotedRecordBytes())

@@ -94,7 +94,7 @@ final class TierMigrator implements AutoCloseable {
 
   TierMigrator(RocksDB db, ColumnFamilyHandle fast, ColumnFamilyHandle slow, HotRapOptions options,
       CommitGate gate, AccessTracker tracker, StoreCounters counters, Runnable sizesChanged,
-      PromotionByCompaction promotion, BooleanSupplier snapshotsOpen) {
+      PromotionByCompaction promotion, BooleanSupplier snapshotsOpen, MigrationHooks hooks) {
     this.snapshotsOpen = snapshotsOpen;
     this.db = db;
     this.fast = fast;
@@ -104,7 +104,7 @@ final class TierMigrator implements AutoCloseable {
     this.tracker = tracker;
     this.counters = counters;
     this.sizesChanged = sizesChanged;
-    this.hooks = options.migrationHooks();
+    this.hooks = hooks;
     this.promotion = promotion;
   }
 

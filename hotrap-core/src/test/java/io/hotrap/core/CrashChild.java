@@ -53,8 +53,8 @@ public final class CrashChild {
         .fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10).fastTargetFileBytes(64 << 10)
         .slowTargetFileBytes(256 << 10).blockCacheBytes(1 << 20).backgroundJobs(2)
         .migrationBatchBytes(16 << 10).maxWriteStall(Duration.ofMillis(50))
-        .syncWrites(true).migrationHooks(hooks).build();
-    HotRapDB db = HotRapDB.open(o);
+        .syncWrites(true).build();
+    HotRapDB db = HotRapDB.open(o, StoreHooks.migration(hooks));
     Thread[] writers = new Thread[2];
     for (int w = 0; w < writers.length; w++) {
       int writer = w;

@@ -51,7 +51,7 @@ class FlushCheckBacklogTest {
   private HotRapDB open() throws Exception {
     HotRapDB db = HotRapDB.open(small(dir).fastBudgetBytes(256L << 20).hotnessCheck(false)
         .promoteByCompaction(false).promotionCacheBytes(CACHE_BYTES)
-        .promotionHooks(holdFirstCheck).build());
+        .build(), StoreHooks.promotion(holdFirstCheck));
     for (int i = 0; i < RECORDS; i++) {
       db.put(key(i), value(i, 1, VALUE_BYTES));
     }

@@ -172,7 +172,7 @@ class InvariantsTest {
       }
     };
     try (HotRapDB db = HotRapDB.open(small(dir).fastBudgetBytes(256L << 20)
-        .migrationBatchBytes(4 << 10).migrationHooks(hooks).build())) {
+        .migrationBatchBytes(4 << 10).build(), StoreHooks.migration(hooks))) {
       holder[0] = db;
       for (int i = 0; i < 500; i++) {
         db.put(key(i), value(i, 1, 100));

@@ -47,7 +47,8 @@ class MigrationRaceTest {
         }
       }
     };
-    try (HotRapDB db = HotRapDB.open(small(dir).fastBudgetBytes(256L << 20).migrationHooks(hooks).build())) {
+    try (HotRapDB db = HotRapDB.open(small(dir).fastBudgetBytes(256L << 20).build(),
+        StoreHooks.migration(hooks))) {
       int n = 2000;
       for (int i = 0; i < n; i++) {
         db.put(key(i), value(i, 1, 100));

@@ -46,7 +46,8 @@ class PromotionBacklogBoundTest {
       }
     };
     try (HotRapDB db = HotRapDB.open(small(dir).fastBudgetBytes(256L << 20).hotnessCheck(false)
-        .promoteByCompaction(false).promotionCacheBytes(CACHE_BYTES).promotionHooks(holdChecks).build())) {
+        .promoteByCompaction(false).promotionCacheBytes(CACHE_BYTES).build(),
+        StoreHooks.promotion(holdChecks))) {
       try {
         for (int i = 0; i < RECORDS; i++) {
           db.put(key(i), value(i, 1, VALUE_BYTES));

@@ -56,7 +56,7 @@ class PromotionGuardTest {
       }
     };
     try (HotRapDB db = HotRapDB.open(small(dir).fastBudgetBytes(256L << 20).hotnessCheck(false)
-        .promotionHooks(hooks).build())) {
+        .build(), StoreHooks.promotion(hooks))) {
       ref[0] = db;
       loadIntoSlow(db);
       assertEquals(1, versionOf(db.get(target)), "the read began before the write");
@@ -88,7 +88,8 @@ class PromotionGuardTest {
       }
     };
     try (HotRapDB db = HotRapDB.open(small(dir).fastBudgetBytes(256L << 20).hotnessCheck(false)
-        .promoteByCompaction(false).promotionCacheBytes(4 << 10).promotionHooks(hooks).build())) {
+        .promoteByCompaction(false).promotionCacheBytes(4 << 10).build(),
+        StoreHooks.promotion(hooks))) {
       ref[0] = db;
       loadIntoSlow(db);
       for (int i = 0; i < RECORDS; i++) {
@@ -123,7 +124,7 @@ class PromotionGuardTest {
       }
     };
     try (HotRapDB db = HotRapDB.open(small(dir).fastBudgetBytes(256L << 20).hotnessCheck(false)
-        .promotionHooks(hooks).build())) {
+        .build(), StoreHooks.promotion(hooks))) {
       ref[0] = db;
       loadIntoSlow(db);
       for (int i = 1; i < RECORDS - 1; i++) {

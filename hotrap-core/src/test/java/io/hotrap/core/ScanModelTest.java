@@ -59,12 +59,12 @@ class ScanModelTest {
       }
     };
     HotRapOptions o = small(dir).fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10)
-        .fastTargetFileBytes(64 << 10).migrationBatchBytes(8 << 10).migrationHooks(hooks).build();
+        .fastTargetFileBytes(64 << 10).migrationBatchBytes(8 << 10).build();
     Random rnd = new Random(3);
     NavigableMap<byte[], byte[]> model = newModel();
     List<NavigableMap<byte[], byte[]>> cuts = new ArrayList<>();
     List<HotRapSnapshot> snapshots = new ArrayList<>();
-    try (HotRapDB db = HotRapDB.open(o)) {
+    try (HotRapDB db = HotRapDB.open(o, StoreHooks.migration(hooks))) {
       holder[0] = db;
       for (int round = 0; round < 8; round++) {
         for (int n = 0; n < 1500; n++) {
