@@ -3,14 +3,10 @@ package io.hotrap.ralt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
@@ -105,6 +101,8 @@ public final class Ralt implements AutoCloseable {
   private long lastEvictionClock;
   private long flushesSinceEviction;
   private final Thread worker;
+  /** The merge engine; used on the background thread only. */
+  private final RunMerger merger;
   private volatile boolean stopping;
   /**
    * The error that stopped the background thread's work, or null. Once set, every call but
@@ -119,8 +117,6 @@ public final class Ralt implements AutoCloseable {
   private static final Object STOP = new Object();
   /** The longest key RALT records, bytes (its record format stores the length in two bytes). */
   public static final int MAX_KEY_BYTES = AccessRecord.MAX_KEY_LENGTH;
-  /** Physical limit as a multiple of the physical bytes of a full hot set (auto-tuning). */
-  private static final double CANDIDATE_FACTOR = 2.0;
 
   private Ralt(RaltOptions options) {
     this.options = options;
@@ -128,6 +124,27 @@ public final class Ralt implements AutoCloseable {
     this.clock = new Clock(options);
     this.io = new IoStats(() -> physicalLimit);
     this.active = new AccessBuffer((int) options.bufferBytes());
+    this.merger = new RunMerger(clock, dir, options, io, new RunMerger.Host() {
+      @Override
+      public long nextFileId() {
+        return nextFileId++;
+      }
+
+      @Override
+      public void replaceRuns(List<Run> removed, List<Run> added) throws IOException {
+        Ralt.this.replaceRuns(removed, added, true);
+      }
+
+      @Override
+      public void betweenFiles() throws IOException {
+        flushQueuedBuffers(true);
+      }
+
+      @Override
+      public boolean stopping() {
+        return stopping;
+      }
+    });
     this.worker = new Thread(this::backgroundLoop, "ralt-" + dir.getFileName());
     this.worker.setDaemon(true);
   }
@@ -146,87 +163,33 @@ public final class Ralt implements AutoCloseable {
     return ralt;
   }
 
+  /** Takes over what {@link RaltRecovery} found on disk, or starts empty. */
   private void load() {
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create RALT directory " + dir, e);
-    }
-    Manifest m = null;
-    try {
-      m = Manifest.read(dir);
-    } catch (IOException e) {
-      LOG.log(Level.WARNING, "RALT manifest in " + dir + " is unusable (" + e.getMessage()
-          + "); starting empty");
-    }
-    List<Run> runs = new ArrayList<>();
-    Set<Long> kept = new HashSet<>();
+    RaltRecovery.Recovered r = RaltRecovery.recover(dir, options, io);
+    Manifest m = r.manifest();
     if (m != null) {
       accessClock = m.clock();
       flushedClock = m.clock();
-      nextFileId = m.nextFileId();
       evictions = m.evictions();
       lastEvictionClock = m.lastEvictionClock();
       threshold = m.threshold();
       hotSetLimit = m.hotSetLimit();
       physicalLimit = m.physicalLimit();
       stableHotBytes = m.stableHotBytes();
-      for (Manifest.RunEntry e : m.runs()) {
-        List<Segment> segs = new ArrayList<>();
-        for (long id : e.segmentIds()) {
-          Path p = Segment.fileName(dir, id);
-          if (!Files.exists(p)) {
-            LOG.log(Level.WARNING, "RALT file " + p + " listed in the manifest is missing; skipped");
-            continue;
-          }
-          Segment s = Segment.recover(id, p, options.bloomBitsPerKey(), io);
-          if (s != null) {
-            segs.add(s);
-            kept.add(id);
-          }
-        }
-        if (!segs.isEmpty()) {
-          runs.add(new Run(e.id(), e.level(), segs));
-        }
-      }
     } else {
       threshold = HotThreshold.STABLE_ONLY;
       hotSetLimit = options.initialHotSetLimit();
       physicalLimit = options.initialPhysicalLimit();
     }
-    removeUnlisted(kept);
+    nextFileId = r.nextFileId();
     publishedClock = accessClock;
-    Version v = new Version(runs);
-    for (Run r : runs) {
-      for (Segment s : r.segments) {
+    Version v = new Version(r.runs());
+    for (Run run : r.runs()) {
+      for (Segment s : run.segments) {
         s.release(); // the version holds them now
       }
     }
     current = v;
-  }
-
-  private void removeUnlisted(Set<Long> kept) {
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-      for (Path p : files) {
-        String name = p.getFileName().toString();
-        if (name.startsWith("seg-") && name.endsWith(".ralt")) {
-          long id;
-          try {
-            id = Long.parseUnsignedLong(name.substring(4, name.length() - 5), 16);
-          } catch (NumberFormatException e) {
-            continue;
-          }
-          if (!kept.contains(id)) {
-            Files.deleteIfExists(p);
-          }
-          nextFileId = Math.max(nextFileId, id + 1);
-        } else if (name.equals("MANIFEST.tmp")) {
-          Files.deleteIfExists(p);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list RALT directory " + dir, e);
-    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -673,7 +636,7 @@ public final class Ralt implements AutoCloseable {
       long now = b.lastTime();
       Run[] deeper = runsBelowLevel0(current);
       Run[] level0 = runsOnLevel0(current);
-      SegmentSink sink = new SegmentSink();
+      SegmentSink sink = new SegmentSink(dir, options, io, () -> nextFileId++);
       AccessRecord r = new AccessRecord();
       boolean ok = false;
       try {
@@ -739,26 +702,11 @@ public final class Ralt implements AutoCloseable {
    */
   private void annotate(AccessRecord r, long now, Run[] deeperRuns, Run[] level0Runs,
       HotThreshold t) {
-    r.shadowed = hotInAny(deeperRuns, r);
+    r.shadowed = RunMerger.hotInAny(deeperRuns, r);
     boolean stable = r.isStable(now);
     r.hot = !r.shadowed && t.admits(stable, clock.normalizedRank(r));
-    boolean returned = r.shadowed || hotInAny(level0Runs, r);
+    boolean returned = r.shadowed || RunMerger.hotInAny(level0Runs, r);
     r.stableHot = (r.hot && stable) || returned;
-  }
-
-  private static boolean hotInAny(Run[] runs, AccessRecord r) {
-    if (runs.length == 0) {
-      return false;
-    }
-    byte[] key = r.keyCopy();
-    long h = KeyHash.hash(key);
-    for (Run run : runs) {
-      Segment s = run.find(key);
-      if (s != null && s.mightBeHot(h)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private void runDueWork() throws IOException {
@@ -827,7 +775,7 @@ public final class Ralt implements AutoCloseable {
         older.add(r);
       }
     }
-    merge(inputs, level + 1, older.toArray(new Run[0]), threshold, null, flushedClock);
+    merger.merge(inputs, level + 1, older.toArray(new Run[0]), threshold, null, flushedClock);
   }
 
   private void evict(Version v) throws IOException {
@@ -844,9 +792,10 @@ public final class Ralt implements AutoCloseable {
     while (levelCapacity(level) < v.fileBytes) {
       level++;
     }
-    EvictionTotals totals = new EvictionTotals();
+    RunMerger.EvictionTotals totals = new RunMerger.EvictionTotals();
     long flushesBefore = flushesSinceEviction;
-    boolean complete = merge(inputs, level, new Run[0], plan.hot(), new Eviction(plan.keep(), totals),
+    boolean complete = merger.merge(inputs, level, new Run[0], plan.hot(),
+        new RunMerger.Eviction(plan.keep(), totals),
         now);
     threshold = plan.hot();
     evictions++;
@@ -855,189 +804,17 @@ public final class Ralt implements AutoCloseable {
     if (complete) {
       stableHotBytes = totals.stableHotBytes;
       if (options.autoTuning()) {
-        retune(totals);
+        HotSetTuner.Limits limits = HotSetTuner.retune(options, totals);
+        if (limits.hotSetLimit() < hotSetLimit || limits.physicalLimit() < physicalLimit) {
+          flushesSinceEviction = 1; // shrunk below what the last eviction aimed at: evict once more
+        }
+        hotSetLimit = limits.hotSetLimit();
+        physicalLimit = limits.physicalLimit();
       }
     }
     writeManifest(false);
   }
 
-  /** Algorithm 1 (HotRAP §3.7): the hot-set limit follows the stable records plus room D_hs. */
-  private void retune(EvictionTotals t) {
-    long hot = t.stableHotBytes + options.maxUnstableHotBytes();
-    hot = Math.max(options.minHotSetLimit(), Math.min(options.maxHotSetLimit(), hot));
-    // The physical limit follows: room for the records of a full hot set and as much again for
-    // candidates. The records beyond the stable ones are the window in which a key must be seen
-    // twice to become stable. Under uniform access over N keys, stable records appear at a rate of
-    // window/N per access and live up to c_max·R accesses; when N is only a few times R (measured:
-    // 1M keys of 1 KiB against R = 140 MiB) chance repeats then sustain a large stable set, and a
-    // narrower window (1.1× as in the official simulation) was measured to detect a new 5% hotspot
-    // too slowly (limit 25% short after 8 periods). Twice the hot set keeps both within bounds when
-    // the uniform data set is well beyond R.
-    double physicalPerHot = t.keptHotBytes == 0
-        ? options.physicalToHotRatio() : (double) t.keptRecordBytes / t.keptHotBytes;
-    long oldHot = hotSetLimit;
-    long oldPhysical = physicalLimit;
-    hotSetLimit = hot;
-    physicalLimit = Math.max(options.segmentBytes(),
-        (long) Math.min(Long.MAX_VALUE / 4, hot * CANDIDATE_FACTOR * physicalPerHot));
-    if (hotSetLimit < oldHot || physicalLimit < oldPhysical) {
-      flushesSinceEviction = 1; // shrunk below what the last eviction aimed at: evict once more
-    }
-  }
-
-  private static final class EvictionTotals {
-    long stableHotBytes;
-    long keptHotBytes;
-    long keptRecordBytes;
-  }
-
-  private record Eviction(HotThreshold keep, EvictionTotals totals) {}
-
-  /**
-   * Merges {@code inputs} into one run on {@code outputLevel}, publishing progress after every output
-   * file and letting go of input files the merge has passed. Records of one key fold into one; each
-   * output record is marked hot by {@code hot}, unless a run in {@code olderRuns} has it hot already.
-   * An eviction also drops what ranks below its keep threshold.
-   *
-   * @return true if the merge ran to the end, false if it stopped early because the tracker closes
-   */
-  private boolean merge(List<Run> inputs, int outputLevel, Run[] olderRuns, HotThreshold hot,
-      Eviction eviction, long now) throws IOException {
-    int k = inputs.size();
-    RunCursor[] cursors = new RunCursor[k];
-    for (int i = 0; i < k; i++) {
-      cursors[i] = new RunCursor(inputs.get(i));
-      cursors[i].seekToFirst();
-    }
-    java.util.PriorityQueue<RunCursor> heap = new java.util.PriorityQueue<>(Math.max(1, k),
-        (a, b) -> a.current.compareKey(b.current));
-    for (RunCursor c : cursors) {
-      if (c.isValid()) {
-        heap.add(c);
-      }
-    }
-    long outputRunId = nextFileId++;
-    Map<Long, Run> published = new HashMap<>();
-    for (Run r : inputs) {
-      published.put(r.id, r);
-    }
-    Run[] publishedOutput = {null};
-    SegmentSink sink = new SegmentSink() {
-      @Override
-      void onFileFinished(Segment s, byte[] lastKey) throws IOException {
-        // Publish: the output so far, plus whatever of each input lies beyond the merge position.
-        List<Run> removed = new ArrayList<>(published.values());
-        List<Run> added = new ArrayList<>();
-        Run out = new Run(outputRunId, outputLevel, segments);
-        added.add(out);
-        for (Run r : inputs) {
-          Run was = published.get(r.id);
-          List<Segment> rest = new ArrayList<>();
-          for (Segment seg : was.segments) {
-            if (java.util.Arrays.compareUnsigned(seg.lastKey, lastKey) > 0) {
-              rest.add(seg);
-            }
-          }
-          Run now = rest.size() == was.segments.length ? was : new Run(was.id, was.level, rest);
-          published.put(r.id, now);
-          if (!rest.isEmpty()) {
-            added.add(now);
-          }
-        }
-        if (publishedOutput[0] != null) {
-          removed.add(publishedOutput[0]);
-        }
-        publishedOutput[0] = out;
-        replaceRuns(removed, added, true);
-      }
-    };
-    AccessRecord acc = new AccessRecord();
-    List<AccessRecord> same = new ArrayList<>();
-    boolean ok = false;
-    boolean complete = true;
-    try {
-      while (!heap.isEmpty()) {
-        same.clear();
-        RunCursor first = heap.poll();
-        same.add(snapshot(first.current));
-        advance(first, heap);
-        while (!heap.isEmpty() && heap.peek().current.compareKey(same.get(0)) == 0) {
-          RunCursor c = heap.poll();
-          same.add(snapshot(c.current));
-          advance(c, heap);
-        }
-        fold(same, acc);
-        boolean stable = acc.isStable(now);
-        double rank = clock.normalizedRank(acc);
-        if (eviction != null) {
-          if (!eviction.keep().admits(stable, rank)) {
-            continue;
-          }
-        }
-        acc.shadowed = hotInAny(olderRuns, acc);
-        acc.hot = !acc.shadowed && hot.admits(stable, rank);
-        acc.stableHot = acc.hot && stable;
-        if (eviction != null) {
-          EvictionTotals t = eviction.totals();
-          if (stable) {
-            t.stableHotBytes += acc.hotSize();
-          }
-          t.keptHotBytes += acc.hotSize();
-          t.keptRecordBytes += acc.encodedSize();
-        }
-        boolean fileDone = sink.add(acc);
-        if (fileDone) {
-          flushQueuedBuffers(true);
-          if (stopping) {
-            complete = heap.isEmpty();
-            break;
-          }
-        }
-      }
-      if (complete) {
-        sink.finishFile();
-        // Publish the final shape: the output replaces every input.
-        List<Run> removed = new ArrayList<>(published.values());
-        if (publishedOutput[0] != null) {
-          removed.add(publishedOutput[0]);
-        }
-        List<Run> added = sink.segments.isEmpty()
-            ? List.of() : List.of(new Run(outputRunId, outputLevel, sink.segments));
-        replaceRuns(removed, added, true);
-      }
-      ok = true;
-    } finally {
-      if (!ok) {
-        sink.abort();
-      }
-      sink.releaseAll();
-    }
-    return complete;
-  }
-
-  private static AccessRecord snapshot(AccessRecord r) {
-    AccessRecord c = new AccessRecord();
-    c.copyFrom(r);
-    return c;
-  }
-
-  private static void advance(RunCursor c, java.util.PriorityQueue<RunCursor> heap) {
-    c.next();
-    if (c.isValid()) {
-      heap.add(c);
-    }
-  }
-
-  /** Folds records of one key, oldest first, into {@code acc}. */
-  private void fold(List<AccessRecord> same, AccessRecord acc) {
-    if (same.size() > 1) {
-      same.sort((a, b) -> Long.compare(a.time, b.time));
-    }
-    acc.copyFrom(same.get(0));
-    for (int i = 1; i < same.size(); i++) {
-      acc.mergeNewer(same.get(i), clock);
-    }
-  }
 
   /**
    * Replaces runs in the current version and saves the manifest. Runs are matched by id, so a
@@ -1087,53 +864,4 @@ public final class Ralt implements AutoCloseable {
         physicalLimit, stableHotBytes, entries).write(dir, sync);
   }
 
-  /**
-   * Writes records into a sequence of segment files of at most {@code segmentBytes} each. Segments
-   * it finished are held by it (one reference each) until {@link #releaseAll()}.
-   */
-  private class SegmentSink {
-    final List<Segment> segments = new ArrayList<>();
-    private SegmentWriter writer;
-
-    /** Adds a record; true if this finished an output file. */
-    boolean add(AccessRecord r) throws IOException {
-      if (writer == null) {
-        writer = new SegmentWriter(nextFileId++, dir, options.blockBytes(),
-            options.bloomBitsPerKey(), io);
-      }
-      writer.add(r);
-      if (writer.size() >= options.segmentBytes()) {
-        finishFile();
-        return true;
-      }
-      return false;
-    }
-
-    void finishFile() throws IOException {
-      if (writer == null) {
-        return;
-      }
-      SegmentWriter w = writer;
-      writer = null;
-      Segment s = w.finish();
-      segments.add(s);
-      onFileFinished(s, s.lastKey);
-    }
-
-    void onFileFinished(Segment s, byte[] lastKey) throws IOException {}
-
-    void abort() {
-      if (writer != null) {
-        writer.abort();
-        writer = null;
-      }
-    }
-
-    void releaseAll() {
-      for (Segment s : segments) {
-        s.release();
-      }
-      segments.clear();
-    }
-  }
 }
