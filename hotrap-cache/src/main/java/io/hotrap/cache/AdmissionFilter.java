@@ -179,18 +179,8 @@ public final class AdmissionFilter {
     return (int) Math.max(MIN_WINDOW, Math.min(maxWindow, window));
   }
 
-  /** FNV-1a over the bytes, then MurmurHash3's 64-bit finalizer to spread the bits. */
   static long hash(byte[] key) {
-    long h = 0xcbf29ce484222325L;
-    for (byte b : key) {
-      h = (h ^ (b & 0xff)) * 0x100000001b3L;
-    }
-    h ^= h >>> 33;
-    h *= 0xff51afd7ed558ccdL;
-    h ^= h >>> 33;
-    h *= 0xc4ceb93e53ccfe53L;
-    h ^= h >>> 33;
-    return h;
+    return KeyHash.hash64(key);
   }
 
   private static final class Generations {

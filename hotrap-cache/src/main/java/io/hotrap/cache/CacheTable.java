@@ -73,16 +73,7 @@ final class CacheTable {
 
   /** The hash that {@link #markPresent} and {@link #mightHold} take. */
   static int hash(byte[] key) {
-    int h = 1;
-    for (byte b : key) {
-      h = 31 * h + b;
-    }
-    // Spread the low bits, which select the slot (murmur3's finalizer).
-    h ^= h >>> 16;
-    h *= 0x85EBCA6B;
-    h ^= h >>> 13;
-    h *= 0xC2B2AE35;
-    return h ^ (h >>> 16);
+    return KeyHash.hash32(key);
   }
 
   /** Sets the bit of a key hashed to {@code hash}; call before storing the key in {@link #map}. */

@@ -1,6 +1,6 @@
 package io.hotrap.core;
 
-import java.util.Arrays;
+import io.hotrap.cache.KeyHash;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -33,11 +33,7 @@ final class StripedWriteCounters {
 
   /** The stripe of {@code key}. */
   int stripeOf(byte[] key) {
-    int h = Arrays.hashCode(key);
-    h ^= h >>> 16;
-    h *= 0x85ebca6b;
-    h ^= h >>> 13;
-    return h & mask;
+    return KeyHash.hash32(key) & mask;
   }
 
   /** The lock of {@code stripe}; hold it to bump the counter or to insert conditionally. */
