@@ -1,5 +1,6 @@
 package io.hotrap.core;
 
+import io.hotrap.cache.KeyHash;
 import java.util.Arrays;
 
 /** A key as a hash-set element: content equality over a private copy of the bytes. */
@@ -9,7 +10,7 @@ final class ByteArrayKey {
 
   private ByteArrayKey(byte[] bytes) {
     this.bytes = bytes;
-    this.hash = Arrays.hashCode(bytes);
+    this.hash = KeyHash.hash32(bytes);
   }
 
   /** Wraps a copy of {@code key}, so later changes to the caller's array do not matter. */
