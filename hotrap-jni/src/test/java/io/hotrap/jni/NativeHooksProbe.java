@@ -8,7 +8,7 @@ final class NativeHooksProbe {
     System.out.println("available=" + NativeHooks.available());
     System.out.println("reason=" + NativeHooks.unavailableReason());
     try (DemotionSet set = new DemotionSet()) {
-      System.out.println("set=created");
+      System.out.println("set=created, size " + set.size());
     } catch (UnsupportedOperationException e) {
       System.out.println("set=" + e.getMessage());
     }
