@@ -1,5 +1,7 @@
 package io.hotrap.bench;
 
+import io.hotrap.bench.harness.BenchCli;
+import io.hotrap.bench.harness.BenchVersion;
 import io.hotrap.bench.ralt.RaltDemo;
 import io.hotrap.bench.ralt.RaltMemory;
 import io.hotrap.bench.ralt.RaltWriteAmplification;
@@ -12,6 +14,7 @@ public final class Main {
 
   private static final String USAGE = String.join("\n",
       "usage: java -jar hotrap-bench.jar <command> [options]",
+      "       java -jar hotrap-bench.jar --version",
       "",
       "commands:",
       "  quick        a few minutes: RocksDB (fast disk), tiered RocksDB and HotRAP on hotspot-5%",
@@ -44,58 +47,72 @@ public final class Main {
 
   private Main() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /**
+   * Runs the command in {@code args}, printing to {@code out} and {@code err}; returns the exit
+   * code: 0 on success, {@value BenchCli#USAGE_ERROR} on a command line that cannot run (one line
+   * on {@code err} says why), 1 when the command failed (its stack trace is on {@code err}).
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) {
     if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")
         || args[0].equals("help")) {
-      System.out.println(USAGE);
-      return;
+      out.println(USAGE);
+      return 0;
+    }
+    if (args[0].equals("-V") || args[0].equals("--version")) {
+      out.println(BenchVersion.line());
+      return 0;
     }
     String command = args[0];
     List<String> rest = Arrays.asList(args).subList(1, args.length);
-    PrintStream out = System.out;
     try {
       switch (command) {
         case "demo":
           RaltDemo.run(rest, out);
-          break;
+          return 0;
         case "ralt-memory":
           RaltMemory.run(rest, out);
-          break;
+          return 0;
         case "ralt-wa":
           RaltWriteAmplification.run(rest, out);
-          break;
+          return 0;
         case "migration":
           io.hotrap.bench.core.MigrationLoad.run(rest, out);
-          break;
+          return 0;
         case "quick":
         case "run":
         case "compare":
         case "report":
-          int code = io.hotrap.bench.harness.BenchCli.execute(args);
-          if (code != 0) {
-            System.exit(code);
-          }
-          break;
+          return BenchCli.execute(args, out, err);
         case "commit-latency":
           io.hotrap.bench.core.CommitLatency.run(rest, out);
-          break;
+          return 0;
         case "cold-get":
           io.hotrap.bench.core.ColdGetPaired.run(rest, out);
-          break;
+          return 0;
         case "disk-probe":
           io.hotrap.bench.disk.DiskProbe.run(rest, out);
-          break;
+          return 0;
         case "jmh":
           org.openjdk.jmh.Main.main(rest.toArray(new String[0]));
-          break;
+          return 0;
         default:
-          System.err.println("unknown command " + command);
-          System.err.println(USAGE);
-          System.exit(2);
+          err.println("unknown command " + command + " (java -jar hotrap-bench.jar --help lists"
+              + " the commands)");
+          return BenchCli.USAGE_ERROR;
       }
-    } catch (IllegalArgumentException e) { // Args.UsageException and bad option values
-      System.err.println(e.getMessage());
-      System.exit(2);
+    } catch (Args.UsageException e) {
+      err.println(e.getMessage());
+      return BenchCli.USAGE_ERROR;
+    } catch (IllegalArgumentException e) { // a bad option value the command found itself
+      err.println(command + ": " + e.getMessage());
+      return BenchCli.USAGE_ERROR;
+    } catch (Exception e) {
+      e.printStackTrace(err);
+      return 1;
     }
   }
 }

@@ -1,30 +1,77 @@
 package io.hotrap.bench.harness;
 
+import io.hotrap.bench.Directories;
 import io.hotrap.bench.report.RunResult;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
-/** The harness's commands: {@code run}, {@code compare}, {@code quick} and {@code report}. */
+/**
+ * The harness's commands: {@code run}, {@code compare}, {@code quick} and {@code report}.
+ *
+ * <p>Exit codes: 0 on success, {@value #USAGE_ERROR} on a command line that cannot run (an unknown
+ * option, system, workload or profile, a value out of range, a directory that cannot be created),
+ * reported as one line on the error stream; 1 when a run fails, with the stack trace. Every
+ * argument is checked before anything is written, so a mistyped command leaves no directory behind.
+ */
 @Command(name = "hotrap-bench", mixinStandardHelpOptions = true,
+    versionProvider = BenchVersion.class,
     subcommands = {BenchCli.RunCommand.class, BenchCli.CompareCommand.class,
         BenchCli.QuickCommand.class, BenchCli.ReportCommand.class},
     description = "Benchmarks HotRAP against RocksDB on the same workloads (DESIGN.md §12).")
 public final class BenchCli {
+  /** Exit code of a command line that cannot run, as picocli's and the other commands'. */
+  public static final int USAGE_ERROR = 2;
 
-  private BenchCli() {}
+  private final PrintStream out;
 
-  /** Runs the harness command in {@code args}; returns the exit code. */
-  public static int execute(String[] args) {
-    return new CommandLine(new BenchCli()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+  private BenchCli(PrintStream out) {
+    this.out = out;
+  }
+
+  /**
+   * Runs the harness command in {@code args} (its name first), printing results to {@code out}
+   * and errors to {@code err}; returns the exit code.
+   */
+  public static int execute(String[] args, PrintStream out, PrintStream err) {
+    return new CommandLine(new BenchCli(out))
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
+        .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
+        .setParameterExceptionHandler(BenchCli::usageError)
+        .execute(args);
+  }
+
+  /** One line: the command, what is wrong, where to look. */
+  private static int usageError(ParameterException e, String[] args) {
+    CommandLine cl = e.getCommandLine();
+    String name = cl.getCommandName();
+    String message = String.valueOf(e.getMessage()).strip().replaceAll("\\s*\\R\\s*", "; ");
+    cl.getErr().println(name + ": " + message + " (see " + name + " --help)");
+    return USAGE_ERROR;
+  }
+
+  /** A usage error of {@code spec}'s command, reported by {@link #usageError}. */
+  static ParameterException userError(CommandSpec spec, String message) {
+    return new ParameterException(spec.commandLine(), message);
   }
 
   /** Options every command shares: where data and results go. */
@@ -47,10 +94,35 @@ public final class BenchCli {
     @Option(names = "--no-direct-io", description = "Buffered I/O instead of direct I/O")
     boolean noDirectIo;
 
-    Matrix matrix(PrintStream out) {
-      Path slow = slowDir != null ? slowDir : dir.resolve("slow");
-      Path results = this.out != null ? this.out : dir.resolve("results");
-      return new Matrix(dir, slow, results, out, seed, !noDirectIo);
+    Path slow() {
+      return slowDir != null ? slowDir : dir.resolve("slow");
+    }
+
+    Path results() {
+      return out != null ? out : dir.resolve("results");
+    }
+
+    Matrix matrix(PrintStream log) {
+      return new Matrix(dir, slow(), results(), log, seed, !noDirectIo);
+    }
+
+    /**
+     * Creates the work, slow and results directories, after every other argument was checked.
+     *
+     * @throws ParameterException naming the option whose directory cannot be created, and why
+     */
+    void createDirectories(CommandSpec spec) {
+      create(spec, "--dir", dir);
+      create(spec, "--slow-dir", slow());
+      create(spec, "--out", results());
+    }
+
+    private static void create(CommandSpec spec, String option, Path path) {
+      try {
+        Directories.create(path);
+      } catch (IllegalArgumentException e) {
+        throw userError(spec, option + " " + e.getMessage());
+      }
     }
   }
 
@@ -66,32 +138,41 @@ public final class BenchCli {
     Integer threads;
 
     Profile apply(Profile p, String name, List<Profile.Run> runs) {
-      long budget = budgetMib != null ? budgetMib << 20 : p.fastBudgetBytes();
+      long budget = budgetMib != null ? mibToBytes(budgetMib) : p.fastBudgetBytes();
       Duration run = duration != null ? parseDuration(duration) : p.runDuration();
       Duration dynamic = duration != null ? run : p.dynamicRunDuration();
       return new Profile(name, budget, run, dynamic, threads != null ? threads : p.threads(), runs);
     }
   }
 
+  /**
+   * {@code 90s}, {@code 2m}, {@code 500ms} or plain seconds.
+   *
+   * @throws IllegalArgumentException if {@code s} is not a positive duration
+   */
   static Duration parseDuration(String s) {
     String t = s.trim().toLowerCase(Locale.ROOT);
+    Duration d;
     try {
       if (t.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+        d = Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+      } else if (t.endsWith("s")) {
+        d = Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
+      } else if (t.endsWith("m")) {
+        d = Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
+      } else {
+        d = Duration.ofSeconds(Long.parseLong(t));
       }
-      if (t.endsWith("s")) {
-        return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
-      }
-      if (t.endsWith("m")) {
-        return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
-      }
-      return Duration.ofSeconds(Long.parseLong(t));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("not a duration: '" + s + "' (e.g. 90s, 2m)");
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw new IllegalArgumentException("--duration " + s + " is not a duration (e.g. 90s, 2m)");
     }
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("--duration must be positive but was " + s);
+    }
+    return d;
   }
 
-  @Command(name = "run", mixinStandardHelpOptions = true,
+  @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
       description = "One system on one workload.")
   static final class RunCommand implements Callable<Integer> {
     @Option(names = "--system", required = true, description = "One of: ${COMPLETION-CANDIDATES}",
@@ -115,13 +196,17 @@ public final class BenchCli {
     @Option(names = "--threads", defaultValue = "4", description = "Default: ${DEFAULT-VALUE}")
     int threads;
 
+    @ParentCommand BenchCli cli;
+    @Spec CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-      Systems.requireKnown(system);
-      Duration d = parseDuration(duration);
-      Profile p = new Profile("custom", budgetMib << 20, d, d, threads,
-          List.of(new Profile.Run(system, workload, recordBytes)));
-      return execute(p, common);
+      Profile p = checked(spec, () -> {
+        Duration d = parseDuration(duration);
+        return new Profile("custom", mibToBytes(budgetMib), d, d, threads,
+            List.of(new Profile.Run(system, workload, recordBytes)));
+      });
+      return cli.run(spec, p, common);
     }
   }
 
@@ -132,7 +217,7 @@ public final class BenchCli {
     }
   }
 
-  @Command(name = "compare", mixinStandardHelpOptions = true,
+  @Command(name = "compare", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
       description = "A profile's matrix: quick (minutes), standard (under an hour), paper (hours).")
   static final class CompareCommand implements Callable<Integer> {
     @Option(names = "--profile", defaultValue = "standard", description = "Default: ${DEFAULT-VALUE}")
@@ -147,25 +232,42 @@ public final class BenchCli {
     @Mixin Common common = new Common();
     @Mixin Sizes sizes = new Sizes();
 
+    @ParentCommand BenchCli cli;
+    @Spec CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-      Profile p = Profile.named(profile);
+      Profile p = checked(spec, () -> select(Profile.named(profile)));
+      return cli.run(spec, p, common);
+    }
+
+    private Profile select(Profile p) {
+      if (systems != null) {
+        systems.forEach(Systems::requireKnown);
+      }
+      Set<String> profileSystems = new LinkedHashSet<>();
+      Set<String> profileWorkloads = new LinkedHashSet<>();
       List<Profile.Run> runs = new ArrayList<>();
       for (Profile.Run r : p.runs()) {
+        profileSystems.add(r.system());
+        profileWorkloads.add(r.workload());
         if ((systems == null || systems.contains(r.system()))
             && (workloads == null || workloads.contains(r.workload()))) {
           runs.add(r);
         }
       }
       if (runs.isEmpty()) {
-        throw new CommandLine.ParameterException(new CommandLine(this),
-            "no run of profile " + profile + " matches the selection");
+        throw new IllegalArgumentException("no run of profile " + p.name() + " matches --systems "
+            + (systems == null ? "(all)" : String.join(",", systems)) + " --workloads "
+            + (workloads == null ? "(all)" : String.join(",", workloads)) + "; its systems: "
+            + String.join(",", profileSystems) + "; its workloads: "
+            + String.join(",", profileWorkloads));
       }
-      return execute(sizes.apply(p, p.name(), runs), common);
+      return sizes.apply(p, p.name(), runs);
     }
   }
 
-  @Command(name = "quick", mixinStandardHelpOptions = true,
+  @Command(name = "quick", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
       description = "A few minutes on default directories under the working directory: RocksDB on"
           + " the fast disk, tiered RocksDB and HotRAP on hotspot-5% reads; prints a table and"
           + " writes CSV, Markdown and plots.")
@@ -173,14 +275,20 @@ public final class BenchCli {
     @Mixin Common common = new Common();
     @Mixin Sizes sizes = new Sizes();
 
+    @ParentCommand BenchCli cli;
+    @Spec CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-      Profile p = Profile.quick();
-      return execute(sizes.apply(p, p.name(), p.runs()), common);
+      Profile p = checked(spec, () -> {
+        Profile quick = Profile.quick();
+        return sizes.apply(quick, quick.name(), quick.runs());
+      });
+      return cli.run(spec, p, common);
     }
   }
 
-  @Command(name = "report", mixinStandardHelpOptions = true,
+  @Command(name = "report", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
       description = "Rebuilds summary.csv, README.md and the plots from the run CSVs under --out.")
   static final class ReportCommand implements Callable<Integer> {
     @Option(names = "--profile", defaultValue = "standard", description = "Default: ${DEFAULT-VALUE}")
@@ -192,21 +300,54 @@ public final class BenchCli {
 
     @Mixin Common common = new Common();
 
+    @ParentCommand BenchCli cli;
+    @Spec CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-      common.matrix(System.out).report(Profile.named(profile),
-          command != null ? command : commandLine());
+      Profile p = checked(spec, () -> Profile.named(profile));
+      Path runs = common.results().resolve("runs");
+      if (!Files.isDirectory(runs)) {
+        throw userError(spec, "no run CSVs to report: " + runs + " is not a directory (--out or"
+            + " --dir names where a run or compare wrote its results)");
+      }
+      common.matrix(cli.out).report(p, command != null ? command : commandLine());
       return 0;
     }
   }
 
-  static int execute(Profile p, Common common) throws Exception {
-    PrintStream out = System.out;
-    List<RunResult> results = common.matrix(out).run(p, commandLine());
+  /** {@code check}'s value; its IllegalArgumentException becomes a usage error of the command. */
+  private static <T> T checked(CommandSpec spec, Supplier<T> check) {
+    try {
+      return check.get();
+    } catch (IllegalArgumentException e) {
+      throw userError(spec, e.getMessage());
+    }
+  }
+
+  private static long mibToBytes(long mib) {
+    if (mib <= 0 || mib > Long.MAX_VALUE >> 20) {
+      throw new IllegalArgumentException("--budget-mib must be a positive number of MiB but was "
+          + mib);
+    }
+    return mib << 20;
+  }
+
+  /**
+   * Checks the profile, creates the directories and runs it; prints the results table. Nothing
+   * is written before the checks pass.
+   */
+  private int run(CommandSpec spec, Profile p, Common common) throws Exception {
+    Matrix matrix = common.matrix(out);
+    checked(spec, () -> {
+      matrix.check(p);
+      return p;
+    });
+    common.createDirectories(spec);
+    List<RunResult> results = matrix.run(p, commandLine());
     out.println();
     out.println(table(results));
-    Path results2 = common.out != null ? common.out : common.dir.resolve("results");
-    out.println("results: " + results2.toAbsolutePath());
+    out.println("results: " + common.results().toAbsolutePath());
     return 0;
   }
 

@@ -43,6 +43,8 @@ public final class Matrix {
   private static final long DYNAMIC_OPS_PER_PHASE_PER_MIB = 8_000;
   /** Far more operations than a timed run phase gets through. */
   private static final long UNBOUNDED_OPS = 1L << 40;
+  /** The smallest fast budget: HotRAP's options need room for a few files of the smallest size. */
+  static final long MIN_BUDGET_BYTES = 1L << 20;
 
   private final Path workDir;
   private final Path slowDir;
@@ -63,12 +65,55 @@ public final class Matrix {
     this.directIo = directIo;
   }
 
-  /** Runs every entry of {@code profile}; returns the results of this invocation. */
+  /**
+   * Checks, without touching the disk, that every run of {@code profile} can start: positive
+   * sizes and durations, known systems, records longer than their key, and workloads that parse
+   * at the profile's sizes (a trace file is read).
+   *
+   * @throws IllegalArgumentException naming the first setting that cannot run
+   */
+  public void check(Profile profile) {
+    if (profile.fastBudgetBytes() < MIN_BUDGET_BYTES) {
+      throw new IllegalArgumentException("the fast budget must be at least "
+          + (MIN_BUDGET_BYTES >> 20) + " MiB but was " + profile.fastBudgetBytes() + " bytes");
+    }
+    if (profile.threads() <= 0) {
+      throw new IllegalArgumentException("--threads must be positive but was " + profile.threads());
+    }
+    for (Duration d : List.of(profile.runDuration(), profile.dynamicRunDuration())) {
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("--duration must be positive but was "
+            + d.toMillis() + " ms");
+      }
+    }
+    try {
+      config(profile).shared(); // the store's own checks of the sizes it derives from the budget
+    } catch (IllegalStateException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    for (Profile.Run r : profile.runs()) {
+      Systems.requireKnown(r.system());
+      if (r.recordBytes() <= Profile.KEY_BYTES) {
+        throw new IllegalArgumentException("--record-bytes must exceed the " + Profile.KEY_BYTES
+            + "-byte key but was " + r.recordBytes());
+      }
+      try {
+        Workload.parse(r.workload(), params(profile, r));
+      } catch (UncheckedIOException e) {
+        throw new IllegalArgumentException(e.getMessage() + ": " + e.getCause().getMessage(), e);
+      }
+    }
+  }
+
+  /**
+   * Runs every entry of {@code profile}; returns the results of this invocation. Call
+   * {@link #check} first to reject a profile that cannot run before anything is written.
+   */
   public List<RunResult> run(Profile profile, String commandLine) throws Exception {
+    check(profile);
     prepareSlowDisk();
     Files.createDirectories(outDir.resolve("runs"));
-    SystemConfig config = new SystemConfig(workDir.resolve("fast"), slowDir.resolve("data"),
-        profile.fastBudgetBytes(), directIo);
+    SystemConfig config = config(profile);
     List<RunResult> results = new ArrayList<>();
     int i = 0;
     for (Profile.Run r : profile.runs()) {
@@ -87,6 +132,11 @@ public final class Matrix {
     return results;
   }
 
+  private SystemConfig config(Profile profile) {
+    return new SystemConfig(workDir.resolve("fast"), slowDir.resolve("data"),
+        profile.fastBudgetBytes(), directIo);
+  }
+
   private void prepareSlowDisk() throws IOException {
     Files.createDirectories(slowDir);
     SlowDisk disk = SlowDisk.find(slowDir).orElse(null);
@@ -101,15 +151,17 @@ public final class Matrix {
     out.println("slow disk: " + slowDisk);
   }
 
-  private RunResult runOne(Profile profile, SystemConfig config, Profile.Run r) throws Exception {
+  private WorkloadParams params(Profile profile, Profile.Run r) {
     int valueBytes = r.recordBytes() - Profile.KEY_BYTES;
     long records = profile.records(r.recordBytes());
     boolean dynamic = r.workload().endsWith("-dynamic");
     long ops = dynamic
         ? 7 * DYNAMIC_OPS_PER_PHASE_PER_MIB * (profile.fastBudgetBytes() >> 20) : UNBOUNDED_OPS;
-    WorkloadParams params = new WorkloadParams(records, valueBytes, ops, seed,
-        WorkloadParams.DEFAULT_ZIPF_S);
-    Workload workload = Workload.parse(r.workload(), params);
+    return new WorkloadParams(records, valueBytes, ops, seed, WorkloadParams.DEFAULT_ZIPF_S);
+  }
+
+  private RunResult runOne(Profile profile, SystemConfig config, Profile.Run r) throws Exception {
+    Workload workload = Workload.parse(r.workload(), params(profile, r));
     String family = Systems.loadFamily(r.system());
     Path template = workDir.resolve("templates").resolve(family + "-" + r.recordBytes());
     Runner runner = new Runner(out, profile.threads());

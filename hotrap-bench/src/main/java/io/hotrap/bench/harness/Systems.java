@@ -35,15 +35,20 @@ public final class Systems {
       case "hotrap-no-promotion":
         return new HotRapSystem(name, config, b -> b.promotion(false));
       default:
-        throw new IllegalArgumentException("unknown system '" + name + "'; known: " + ALL);
+        throw unknown(name);
     }
   }
 
   /** @throws IllegalArgumentException for an unknown name, listing the known ones */
   public static void requireKnown(String name) {
     if (!ALL.contains(name)) {
-      throw new IllegalArgumentException("unknown system '" + name + "'; known: " + ALL);
+      throw unknown(name);
     }
+  }
+
+  private static IllegalArgumentException unknown(String name) {
+    return new IllegalArgumentException(
+        "unknown system '" + name + "'; known: " + String.join(", ", ALL));
   }
 
   /**
