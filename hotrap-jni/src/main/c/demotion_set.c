@@ -241,19 +241,34 @@ void demotion_set_clear(demotion_set *set) {
   if (set == NULL) {
     return;
   }
+  /* Back to the initial size, so that a set cleared after a large migration gives its memory back. */
+  entry **fresh = calloc(INITIAL_BUCKETS, sizeof(entry *));
+  entry **old = NULL;
+  size_t old_count = 0;
   entry *all = NULL;
   pthread_rwlock_wrlock(&set->lock);
-  for (size_t i = 0; i < set->bucket_count; i++) {
-    entry *e = set->buckets[i];
-    while (e != NULL) {
-      entry *next = e->next;
-      e->next = all;
-      all = e;
-      e = next;
+  if (fresh != NULL) {
+    old = set->buckets;
+    old_count = set->bucket_count;
+    set->buckets = fresh;
+    set->bucket_count = INITIAL_BUCKETS;
+  } else {
+    for (size_t i = 0; i < set->bucket_count; i++) {
+      entry *e = set->buckets[i];
+      while (e != NULL) {
+        entry *next = e->next;
+        e->next = all;
+        all = e;
+        e = next;
+      }
+      set->buckets[i] = NULL;
     }
-    set->buckets[i] = NULL;
   }
   set->size = 0;
   pthread_rwlock_unlock(&set->lock);
   free_chain(all);
+  for (size_t i = 0; i < old_count; i++) {
+    free_chain(old[i]);
+  }
+  free(old);
 }

@@ -109,19 +109,27 @@ static demotion_set *set_from(JNIEnv *env, jlong handle) {
 
 JNIEXPORT jstring JNICALL Java_io_hotrap_jni_NativeMethods_resolve(JNIEnv *env, jclass cls) {
   (void)cls;
+  jstring result = NULL;
   pthread_mutex_lock(&resolve_lock);
-  const char *error = NULL;
   if (!__atomic_load_n(&capi_ready, __ATOMIC_ACQUIRE)) {
     rocksdb_capi api;
     memset(&api, 0, sizeof(api));
-    error = rocksdb_capi_resolve(&api, capi_error, sizeof(capi_error));
+    const char *error = rocksdb_capi_resolve(&api, capi_error, sizeof(capi_error));
     if (error == NULL) {
       capi = api;
       __atomic_store_n(&capi_ready, 1, __ATOMIC_RELEASE);
+    } else {
+      /* NewStringUTF wants modified UTF-8; a path may hold any bytes. */
+      for (char *c = capi_error; *c != '\0'; c++) {
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7E) {
+          *c = '?';
+        }
+      }
+      result = (*env)->NewStringUTF(env, capi_error);
     }
   }
   pthread_mutex_unlock(&resolve_lock);
-  return error == NULL ? NULL : (*env)->NewStringUTF(env, error);
+  return result;
 }
 
 JNIEXPORT jlong JNICALL Java_io_hotrap_jni_NativeMethods_valueHash(JNIEnv *env, jclass cls,

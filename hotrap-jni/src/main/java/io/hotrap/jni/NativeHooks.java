@@ -30,6 +30,9 @@ import org.rocksdb.RocksDB;
  * <p>Any failure (another platform, a build without a C compiler, a missing file, no rocksdbjni
  * library exporting the C API) leaves {@link #available()} false with a reason, logged once at
  * {@code INFO}; nothing here throws.
+ *
+ * <p>On JDK 24 and later, run with {@code --enable-native-access=ALL-UNNAMED} (as RocksJava needs
+ * too), or the JDK warns that {@code System.load} was called.
  */
 public final class NativeHooks {
   /** System property: the path of a {@code libhotrapjni.so} to load instead of the bundled one. */

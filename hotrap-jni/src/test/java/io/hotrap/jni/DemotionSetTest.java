@@ -89,6 +89,9 @@ class DemotionSetTest {
       set.clear();
       assertEquals(0, set.size());
       assertFalse(set.contains(bytes("key-1"), 1));
+      assertTrue(set.add(bytes("key-1"), 1));
+      assertTrue(set.contains(bytes("key-1"), 1));
+      assertEquals(1, set.size());
     }
   }
 
