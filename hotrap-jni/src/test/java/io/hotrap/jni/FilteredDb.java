@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -94,7 +95,7 @@ final class FilteredDb implements AutoCloseable {
   List<LiveFileMetaData> files() {
     List<LiveFileMetaData> files = new ArrayList<>();
     for (LiveFileMetaData file : db.getLiveFilesMetaData()) {
-      if (java.util.Arrays.equals(file.columnFamilyName(), FAST)) {
+      if (Arrays.equals(file.columnFamilyName(), FAST)) {
         files.add(file);
       }
     }
