@@ -124,9 +124,10 @@ public final class Matrix {
       results.add(result);
       RunCsv.write(result, outDir.resolve("runs").resolve(fileName(result)));
       Summary.upsert(outDir.resolve("summary.csv"), List.of(result));
-      out.printf(Locale.ROOT, "  throughput %.0f ops/s, fast hit rate %.4f, get p99 %.0f us"
-          + " (final 10%% of %.0f s)%n", result.throughput(), result.fastHitRate(),
-          result.p99GetMicros(), result.runSeconds());
+      out.printf(Locale.ROOT, "  throughput %.0f ops/s, fast hit rate %.4f, block cache hit rate"
+          + " %.4f, get p99 %.0f us (final 10%% of %.0f s)%n", result.throughput(),
+          result.fastHitRate(), result.blockCacheHitRate(), result.p99GetMicros(),
+          result.runSeconds());
     }
     report(profile, commandLine);
     return results;

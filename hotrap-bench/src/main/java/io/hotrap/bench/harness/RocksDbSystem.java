@@ -184,6 +184,11 @@ final class RocksDbSystem implements BenchSystem {
     return new Counters(total, Math.min(fast, total), 0, 0, 0, 0, fastWritten, slowWritten, 0, 0);
   }
 
+  /** RocksDB's statistics ticker {@code ticker}, counted since the system was opened. */
+  long ticker(TickerType ticker) {
+    return statistics.getTickerCount(ticker);
+  }
+
   private Map<String, String> cfStats() {
     try {
       return db.getMapProperty("rocksdb.cfstats");

@@ -73,14 +73,15 @@ public final class Runner {
     LongAdder done = new LongAdder();
     LatencyRecorder latency = new LatencyRecorder();
     AtomicReference<String> phase = new AtomicReference<>(workload.phases().get(0));
-    Sampler sampler = new Sampler(system, done, latency, phase);
+    BlockCacheProbe.Totals blockCache = new BlockCacheProbe.Totals();
+    Sampler sampler = new Sampler(system, done, latency, phase, blockCache);
     long deadline = System.nanoTime() + duration.toNanos();
     ConsoleProgress progress = new ConsoleProgress(out,
         "run " + system.name() + " " + workload.name() + " (seconds)", duration.toSeconds(), "s");
     long start = System.nanoTime();
     sampler.start(start);
     try {
-      runClients(gens, system, deadline, done, latency, sampler, phase,
+      runClients(gens, system, deadline, done, latency, blockCache, phase,
           () -> progress.update((System.nanoTime() - start) / NANOS_PER_SECOND));
     } finally {
       sampler.stop();
@@ -92,26 +93,34 @@ public final class Runner {
     double throughput = 0;
     long fastGets = 0;
     long gets = 0;
+    long blockHits = 0;
+    long blockMisses = 0;
     for (int i = Math.max(0, samples.size() - finalCount); i < samples.size(); i++) {
       throughput += samples.get(i).throughput();
       fastGets += sampler.fastGetsPerSecond.get(i);
       gets += sampler.getsPerSecond.get(i);
+      blockHits += sampler.blockHitsPerSecond.get(i);
+      blockMisses += sampler.blockMissesPerSecond.get(i);
     }
     throughput /= Math.min(finalCount, Math.max(1, samples.size()));
     double hitRate = gets == 0 ? Double.NaN : (double) fastGets / gets;
     return new RunResult(system.name(), workload.name(), info.recordBytes(), info.profile(),
         info.slowDisk(), samples, throughput, hitRate, latency.totalPercentileMicros(50),
         latency.totalPercentileMicros(99), info.oracleHitRate(), sampler.peakRss, info.loadSeconds(),
-        runSeconds);
+        runSeconds, BlockCacheProbe.hitRate(blockHits, blockMisses));
   }
 
   /** What a run's result records besides what the runner measures. */
   public record RunInfo(int recordBytes, String profile, String slowDisk, double oracleHitRate,
       double loadSeconds) {}
 
+  /**
+   * Runs one client thread per generator until they end or the deadline passes; with
+   * {@code blockCache}, each client counts its gets' block cache lookups into it.
+   */
   private void runClients(List<OperationGenerator> gens, BenchSystem system, long deadline,
-      LongAdder done, LatencyRecorder latency, Sampler sampler, AtomicReference<String> phase,
-      Runnable progress) throws InterruptedException {
+      LongAdder done, LatencyRecorder latency, BlockCacheProbe.Totals blockCache,
+      AtomicReference<String> phase, Runnable progress) throws InterruptedException {
     CountDownLatch finished = new CountDownLatch(gens.size());
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> clients = new ArrayList<>();
@@ -120,7 +129,14 @@ public final class Runner {
       boolean reportsPhase = t == 0;
       Thread c = new Thread(() -> {
         try {
-          client(gen, system, deadline, done, latency, reportsPhase ? phase : null, failure);
+          if (blockCache == null) {
+            client(gen, system, deadline, done, latency, reportsPhase ? phase : null, failure, null);
+          } else {
+            try (BlockCacheProbe probe = new BlockCacheProbe(blockCache)) {
+              client(gen, system, deadline, done, latency, reportsPhase ? phase : null, failure,
+                  probe);
+            }
+          }
         } catch (Throwable e) {
           failure.compareAndSet(null, e);
         } finally {
@@ -148,7 +164,7 @@ public final class Runner {
 
   private static void client(OperationGenerator gen, BenchSystem system, long deadline,
       LongAdder done, LatencyRecorder latency, AtomicReference<String> phase,
-      AtomicReference<Throwable> failure) {
+      AtomicReference<Throwable> failure, BlockCacheProbe probe) {
     Operation op = new Operation();
     Map<Integer, byte[]> values = new HashMap<>();
     SplittableRandom random = new SplittableRandom(Thread.currentThread().getId());
@@ -171,8 +187,13 @@ public final class Runner {
       if (phase != null && op.phase != null) {
         phase.lazySet(op.phase);
       }
-      if ((++n & 63) == 0 && (System.nanoTime() - deadline > 0 || failure.get() != null)) {
-        return;
+      if ((++n & 63) == 0) {
+        if (probe != null) {
+          probe.publish();
+        }
+        if (System.nanoTime() - deadline > 0 || failure.get() != null) {
+          return;
+        }
       }
     }
   }

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Takes one {@link Sample} per second of a run phase on a thread of its own: operations and gets
- * from the clients' counters and the system's, latency percentiles from the recorder, resident
+ * from the clients' counters and the system's, latency percentiles from the recorder, the data
+ * blocks the clients' gets found in or missed from the block cache ({@link BlockCacheProbe}), resident
  * memory from {@code /proc/self/status}, and RALT's share of the process's CPU time from the CPU
  * time of its thread (named {@code ralt-*}). Samples are read after {@link #stop()}.
  */
@@ -29,6 +30,7 @@ final class Sampler {
   private final LongAdder operations;
   private final LatencyRecorder latency;
   private final AtomicReference<String> phase;
+  private final BlockCacheProbe.Totals blockCache;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "bench-sampler");
     t.setDaemon(true);
@@ -37,6 +39,8 @@ final class Sampler {
   private final List<Sample> samples = new ArrayList<>();
   final List<Long> getsPerSecond = new ArrayList<>();
   final List<Long> fastGetsPerSecond = new ArrayList<>();
+  final List<Long> blockHitsPerSecond = new ArrayList<>();
+  final List<Long> blockMissesPerSecond = new ArrayList<>();
   long peakRss;
 
   private long start;
@@ -46,13 +50,16 @@ final class Sampler {
   private BenchSystem.Counters last;
   private long lastRaltCpu;
   private long lastProcessCpu;
+  private long lastBlockHits;
+  private long lastBlockMisses;
 
   Sampler(BenchSystem system, LongAdder operations, LatencyRecorder latency,
-      AtomicReference<String> phase) {
+      AtomicReference<String> phase, BlockCacheProbe.Totals blockCache) {
     this.system = system;
     this.operations = operations;
     this.latency = latency;
     this.phase = phase;
+    this.blockCache = blockCache;
   }
 
   void start(long startNanos) {
@@ -62,6 +69,8 @@ final class Sampler {
     last = first;
     lastRaltCpu = raltCpuNanos();
     lastProcessCpu = processCpuNanos();
+    lastBlockHits = blockCache.hits();
+    lastBlockMisses = blockCache.misses();
     latency.interval(); // drop anything recorded before the run began
     timer.scheduleAtFixedRate(this::sampleQuietly, 1, 1, TimeUnit.SECONDS);
   }
@@ -113,6 +122,12 @@ final class Sampler {
         rss, c.hotSetLimitBytes()));
     getsPerSecond.add(gets);
     fastGetsPerSecond.add(fastGets);
+    long blockHits = blockCache.hits();
+    long blockMisses = blockCache.misses();
+    blockHitsPerSecond.add(blockHits - lastBlockHits);
+    blockMissesPerSecond.add(blockMisses - lastBlockMisses);
+    lastBlockHits = blockHits;
+    lastBlockMisses = blockMisses;
     last = c;
     lastNanos = now;
     lastOps = ops;

@@ -36,12 +36,14 @@ import java.util.Map;
  * # peak_rss_bytes: 2147483648
  * # load_seconds: 312.5
  * # run_seconds: 600.0
+ * # block_cache_hit_rate: 0.97
  * elapsed_seconds,phase,operations,throughput,fast_hit_rate,...,hot_set_limit_bytes
  * 1.0,run,50210,50210.0,0.91,...
  * </pre>
  *
  * <p>The comment lines come first, each {@code # key: value}; their order does not matter to the
- * reader, which ignores keys it does not know. The header row names the {@link Sample} components
+ * reader, which ignores keys it does not know and reads a missing {@code block_cache_hit_rate}
+ * (files written before it was measured) as NaN. The header row names the {@link Sample} components
  * in snake_case in declaration order ({@link #SAMPLE_COLUMNS}); the reader finds columns by name
  * and ignores unknown ones. Each following row is one sample. Decimals are written with
  * {@link Double#toString} so that they parse back to the same {@code double}; {@code NaN} (a hit
@@ -155,7 +157,8 @@ public final class RunCsv {
         f.doubleValue("oracle_hit_rate"),
         f.longValue("peak_rss_bytes"),
         f.doubleValue("load_seconds"),
-        f.doubleValue("run_seconds"));
+        f.doubleValue("run_seconds"),
+        f.optionalDouble("block_cache_hit_rate"));
   }
 
   /** {@code p50GetMicros} to {@code p50_get_micros}. */
@@ -188,6 +191,7 @@ public final class RunCsv {
     c.put("peak_rss_bytes", Long.toString(r.peakRssBytes()));
     c.put("load_seconds", Double.toString(r.loadSeconds()));
     c.put("run_seconds", Double.toString(r.runSeconds()));
+    c.put("block_cache_hit_rate", Double.toString(r.blockCacheHitRate()));
     return c;
   }
 
@@ -267,6 +271,11 @@ public final class RunCsv {
       } catch (NumberFormatException e) {
         throw new IOException(file + ": " + key + " is not an integer: " + v, e);
       }
+    }
+
+    /** The value of {@code key}, NaN if the file has none. */
+    double optionalDouble(String key) throws IOException {
+      return comments.containsKey(key) ? doubleValue(key) : Double.NaN;
     }
 
     double doubleValue(String key) throws IOException {

@@ -21,6 +21,9 @@ import java.util.List;
  * @param peakRssBytes the largest resident set size seen
  * @param loadSeconds duration of the load phase
  * @param runSeconds duration of the run phase
+ * @param blockCacheHitRate over the final 10% of the run phase, the share of the data blocks the
+ *     clients' gets looked up in the block cache that were there (index and filter blocks left
+ *     out); NaN when unknown or there was no lookup
  */
 public record RunResult(
     String system,
@@ -36,7 +39,8 @@ public record RunResult(
     double oracleHitRate,
     long peakRssBytes,
     double loadSeconds,
-    double runSeconds) {
+    double runSeconds,
+    double blockCacheHitRate) {
 
   public RunResult {
     samples = List.copyOf(samples);

@@ -20,7 +20,7 @@ import java.util.function.ToLongFunction;
  * <p>Columns, in this order ({@link #COLUMNS}): {@code system, workload, record_size} (the key),
  * {@code throughput} (ops/s over the final 10% of the run, 1 decimal), {@code fast_hit_rate} (4
  * decimals), {@code p99_get_us} and {@code p50_get_us} (µs, 1 decimal), {@code oracle_hit_rate} (4
- * decimals), then the byte counters of the run's last sample ({@code promoted_by_flush_bytes}
+ * decimals), {@code block_cache_hit_rate} (data blocks, final 10% of the run, 4 decimals), then the byte counters of the run's last sample ({@code promoted_by_flush_bytes}
  * ... {@code ralt_bytes}), {@code peak_rss_bytes}, {@code profile} and {@code slow_disk}. A value
  * that is not a number, or a counter of a run without samples, is left empty. Columns the file
  * holds beyond these are kept, and left empty in new rows.
@@ -40,6 +40,7 @@ public final class Summary {
       "p99_get_us",
       "p50_get_us",
       "oracle_hit_rate",
+      "block_cache_hit_rate",
       "promoted_by_flush_bytes",
       "promoted_by_compaction_bytes",
       "retained_bytes",
@@ -123,6 +124,7 @@ public final class Summary {
     row.put("p99_get_us", decimal(r.p99GetMicros(), 1));
     row.put("p50_get_us", decimal(r.p50GetMicros(), 1));
     row.put("oracle_hit_rate", decimal(r.oracleHitRate(), 4));
+    row.put("block_cache_hit_rate", decimal(r.blockCacheHitRate(), 4));
     Sample last = r.last();
     row.put("promoted_by_flush_bytes", counter(last, Sample::promotedByFlushBytes));
     row.put("promoted_by_compaction_bytes", counter(last, Sample::promotedByCompactionBytes));

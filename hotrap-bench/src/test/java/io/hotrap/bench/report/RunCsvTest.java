@@ -22,7 +22,7 @@ class RunCsvTest {
     samples.add(Runs.sample(6, "hotspot-3%, \"shifted\"", 0.1 + 0.2, Double.NaN));
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "standard",
         "throttled loop7 (7:7), 500 IOPS, 64 MiB/s", samples, 51_234.5678, 0.93123, 12.3456,
-        1450.25, Double.NaN, 2_147_483_648L, 312.5, 600.0);
+        1450.25, Double.NaN, 2_147_483_648L, 312.5, 600.0, 0.8125);
     Path file = dir.resolve("runs").resolve("hotrap-ro-hotspot5-1024.csv");
 
     RunCsv.write(run, file);
@@ -82,6 +82,21 @@ class RunCsvTest {
   }
 
   @Test
+  void aFileWrittenBeforeBlockCacheHitRatesReadsThemAsNaN() throws IOException {
+    Path file = dir.resolve("run.csv");
+    RunResult run = Runs.run("hotrap", "ro-hotspot5", 1024, 500.0);
+    RunCsv.write(run, file);
+    String text = Files.readString(file);
+    assertTrue(text.contains("# block_cache_hit_rate: 0.75\n"), text);
+    Files.writeString(file, text.replace("# block_cache_hit_rate: 0.75\n", ""));
+
+    RunResult read = RunCsv.read(file);
+
+    assertTrue(Double.isNaN(read.blockCacheHitRate()));
+    assertEquals(run.throughput(), read.throughput());
+  }
+
+  @Test
   void readNamesAMissingSummaryKey() throws IOException {
     Path file = dir.resolve("run.csv");
     RunCsv.write(Runs.run("hotrap", "ro-hotspot5", 1024, 500.0), file);
@@ -95,7 +110,7 @@ class RunCsvTest {
   @Test
   void writeRejectsALineBreakInTheSlowDiskDescription() {
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "quick", "loop7\n500 IOPS",
-        List.of(), 1, 1, 1, 1, 1, 1, 1, 1);
+        List.of(), 1, 1, 1, 1, 1, 1, 1, 1, 1);
 
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> RunCsv.write(run, dir.resolve("run.csv")));

@@ -22,7 +22,7 @@ class SummaryTest {
   @Test
   void upsertCreatesTheFileWithFormattedValuesAndLastSampleTotals() throws IOException {
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "quick", "unthrottled",
-        Runs.steady(10, 1000, 0.9), 1234.56, 0.123456, 12.345, 480.55, 0.95, 2048, 1, 2);
+        Runs.steady(10, 1000, 0.9), 1234.56, 0.123456, 12.345, 480.55, 0.95, 2048, 1, 2, 0.654321);
 
     Summary.upsert(summary(), List.of(run));
     List<Map<String, String>> rows = Summary.read(summary());
@@ -37,6 +37,7 @@ class SummaryTest {
     assertEquals("480.6", row.get("p99_get_us"));
     assertEquals("12.3", row.get("p50_get_us"));
     assertEquals("0.9500", row.get("oracle_hit_rate"));
+    assertEquals("0.6543", row.get("block_cache_hit_rate"));
     assertEquals(Long.toString(10 * Runs.MIB), row.get("promoted_by_flush_bytes"));
     assertEquals(Long.toString(20 * Runs.MIB), row.get("promoted_by_compaction_bytes"));
     assertEquals(Long.toString(40 * Runs.MIB), row.get("demoted_bytes"));
@@ -99,7 +100,7 @@ class SummaryTest {
   void fieldsHoldingCommasAreQuotedAndReadBack() throws IOException {
     String disk = "throttled loop7 (7:7), 500 IOPS, 64 MiB/s";
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "paper", disk,
-        Runs.steady(2, 10, 0.5), 10, 0.5, 1, 2, 0.6, 3, 4, 5);
+        Runs.steady(2, 10, 0.5), 10, 0.5, 1, 2, 0.6, 3, 4, 5, Double.NaN);
 
     Summary.upsert(summary(), List.of(run));
 
@@ -111,7 +112,7 @@ class SummaryTest {
   @Test
   void figuresThatAreNotNumbersAndCountersOfARunWithoutSamplesAreEmpty() throws IOException {
     RunResult run = new RunResult("rocksdb-fd", "wh-uniform", 200, "quick", "unthrottled",
-        List.of(), 10, Double.NaN, Double.NaN, Double.NaN, 0.1, 3, 4, 5);
+        List.of(), 10, Double.NaN, Double.NaN, Double.NaN, 0.1, 3, 4, 5, Double.NaN);
 
     Summary.upsert(summary(), List.of(run));
     Map<String, String> row = Summary.read(summary()).get(0);
