@@ -4,6 +4,7 @@ import io.hotrap.core.HotRapDB;
 import io.hotrap.core.HotRapOptions;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
 import site.ycsb.DBException;
 
 /**
@@ -17,6 +18,13 @@ import site.ycsb.DBException;
  * while the store is open fails rather than silently sharing a store configured differently.
  * Acquire and release are serialized on the class, so a store is never closed while another
  * thread is opening it.
+ *
+ * <p>Failures are reported once ({@link StartFailure}): YCSB starts all its client threads at once,
+ * and each would otherwise validate the same bad property, or try to open the same store that
+ * would not open, and print its own stack trace. The properties are validated by the first acquire
+ * only; an acquire with settings that failed validation gets that failure again, quietly. A store
+ * that failed to open answers the acquires that were waiting on the lock meanwhile with the same
+ * failure; a later acquire tries to open it again, since a store in use may be free by then.
  */
 final class SharedStore {
   /**
@@ -27,6 +35,10 @@ final class SharedStore {
 
   private static SharedStore open;
   private static int references;
+  /** The last failure to start, or null; guarded by the class lock. */
+  private static StartFailure lastFailure;
+  /** Failures to start so far: read before waiting for the lock, to tell who waited on one. */
+  private static final AtomicLong FAILURES = new AtomicLong();
 
   private final HotRapDB db;
   private final Map<String, String> settings;
@@ -40,25 +52,53 @@ final class SharedStore {
   /**
    * The store {@code props} describe, opened if no client holds it.
    *
-   * @throws DBException if a property is missing or invalid (naming it), the store is open with
-   *     other settings, or it fails to open
+   * @throws StartFailure.StartException if a property is missing or invalid (naming it), the
+   *     store is open with other settings, or it fails to open; printing it prints one line, or
+   *     nothing if another client's exception for the same failure printed it
    */
-  static synchronized SharedStore acquire(Properties props) throws DBException {
+  static SharedStore acquire(Properties props) throws DBException {
+    long failuresSeen = FAILURES.get(); // before waiting: failures recorded later happened meanwhile
     Map<String, String> settings = HotRapProperties.select(props);
-    if (open == null) {
-      HotRapOptions options = HotRapProperties.toOptions(props);
-      try {
-        open = new SharedStore(HotRapDB.open(options), settings);
-      } catch (RuntimeException e) {
-        throw new DBException("cannot open HotRapDB at " + options.fastPath() + " and "
-            + options.slowPath() + ": " + e.getMessage(), e);
+    synchronized (SharedStore.class) {
+      if (open == null) {
+        open = new SharedStore(openStore(props, settings, failuresSeen), settings);
+      } else if (!open.settings.equals(settings)) {
+        throw new StartFailure(settings, new DBException("HotRapDB is already open in this JVM with "
+            + open.settings + "; this client asks for " + settings), false, 0).newException();
       }
-    } else if (!open.settings.equals(settings)) {
-      throw new DBException("HotRapDB is already open in this JVM with " + open.settings
-          + "; this client asks for " + settings);
+      references++;
+      return open;
     }
-    references++;
-    return open;
+  }
+
+  /**
+   * Validates {@code props} and opens the store, or throws the recorded failure that answers this
+   * acquire. Called with the class lock held.
+   */
+  private static HotRapDB openStore(Properties props, Map<String, String> settings,
+      long failuresSeen) throws DBException {
+    if (lastFailure != null && lastFailure.answers(settings, failuresSeen)) {
+      throw lastFailure.newException();
+    }
+    HotRapOptions options;
+    try {
+      options = HotRapProperties.toOptions(props);
+    } catch (DBException e) {
+      throw fail(settings, e, true);
+    }
+    try {
+      return HotRapDB.open(options);
+    } catch (RuntimeException e) {
+      throw fail(settings, new DBException("cannot open HotRapDB at " + options.fastPath() + " and "
+          + options.slowPath() + ": " + e.getMessage(), e), false);
+    }
+  }
+
+  /** Records a failure to start and returns this client's exception for it; lock held. */
+  private static DBException fail(Map<String, String> settings, DBException cause,
+      boolean permanent) {
+    lastFailure = new StartFailure(settings, cause, permanent, FAILURES.incrementAndGet());
+    return lastFailure.newException();
   }
 
   /** Drops one reference; the last one closes the store. Call once per {@link #acquire}. */
