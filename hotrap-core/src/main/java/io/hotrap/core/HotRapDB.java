@@ -165,7 +165,7 @@ public final class HotRapDB implements AutoCloseable {
   /** {@link #open(HotRapOptions)} with test hooks inside migration and promotion. */
   static HotRapDB open(HotRapOptions options, StoreHooks hooks) {
     Objects.requireNonNull(options, "options");
-    RocksDB.loadLibrary();
+    NativeLibrary.load();
     StoreLayout layout = new StoreLayout(options.fastPath(), options.slowPath());
     String storeId = layout.createOrVerify();
     List<AutoCloseable> resources = new ArrayList<>();
@@ -228,6 +228,16 @@ public final class HotRapDB implements AutoCloseable {
         closeAll(resources);
       }
     }
+  }
+
+  /**
+   * Loads RocksDB's native library as {@link #open} does: from one copy per library build in the
+   * temporary directory, shared by every JVM, rather than a new copy per process that a killed JVM
+   * leaves behind. Call it before using RocksJava directly in a JVM that does so before it opens a
+   * store. Idempotent.
+   */
+  public static void loadNativeLibrary() {
+    NativeLibrary.load();
   }
 
   private void start() throws RocksDBException {

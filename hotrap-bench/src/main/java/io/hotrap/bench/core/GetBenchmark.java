@@ -59,7 +59,7 @@ public class GetBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    RocksDB.loadLibrary();
+    HotRapDB.loadNativeLibrary();
     dir = Files.createTempDirectory("hotrap-get-bench");
     HotRapOptions o = HotRapOptions.builder()
         .fastPath(dir.resolve("fast")).slowPath(dir.resolve("slow"))
