@@ -94,6 +94,11 @@ public final class BenchCli {
     @Option(names = "--no-direct-io", description = "Buffered I/O instead of direct I/O")
     boolean noDirectIo;
 
+    @Option(names = "--block-cache-mib",
+        description = "Block cache of every system, MiB. Default: a 40th of the fast budget,"
+            + " at least 8 MiB (HotRAP's default)")
+    Long blockCacheMib;
+
     Path slow() {
       return slowDir != null ? slowDir : dir.resolve("slow");
     }
@@ -103,7 +108,15 @@ public final class BenchCli {
     }
 
     Matrix matrix(PrintStream log) {
-      return new Matrix(dir, slow(), results(), log, seed, !noDirectIo);
+      long cache = 0;
+      if (blockCacheMib != null) {
+        if (blockCacheMib <= 0 || blockCacheMib > Long.MAX_VALUE >> 20) {
+          throw new IllegalArgumentException(
+              "--block-cache-mib must be a positive number of MiB but was " + blockCacheMib);
+        }
+        cache = blockCacheMib << 20;
+      }
+      return new Matrix(dir, slow(), results(), log, seed, !noDirectIo, cache);
     }
 
     /**
@@ -311,7 +324,8 @@ public final class BenchCli {
         throw userError(spec, "no run CSVs to report: " + runs + " is not a directory (--out or"
             + " --dir names where a run or compare wrote its results)");
       }
-      common.matrix(cli.out).report(p, command != null ? command : commandLine());
+      checked(spec, () -> common.matrix(cli.out)).report(p,
+          command != null ? command : commandLine());
       return 0;
     }
   }
@@ -338,10 +352,10 @@ public final class BenchCli {
    * is written before the checks pass.
    */
   private int run(CommandSpec spec, Profile p, Common common) throws Exception {
-    Matrix matrix = common.matrix(out);
-    checked(spec, () -> {
-      matrix.check(p);
-      return p;
+    Matrix matrix = checked(spec, () -> {
+      Matrix m = common.matrix(out);
+      m.check(p);
+      return m;
     });
     common.createDirectories(spec);
     List<RunResult> results = matrix.run(p, commandLine());

@@ -52,17 +52,28 @@ public final class Matrix {
   private final PrintStream out;
   private final long seed;
   private final boolean directIo;
+  private final long blockCacheBytes;
   private final Map<String, Double> loadSeconds = new HashMap<>();
   private String slowDisk;
 
   public Matrix(Path workDir, Path slowDir, Path outDir, PrintStream out, long seed,
       boolean directIo) {
+    this(workDir, slowDir, outDir, out, seed, directIo, 0);
+  }
+
+  /**
+   * A matrix whose systems all get a block cache of {@code blockCacheBytes}; 0 for the size HotRAP
+   * derives from the budget.
+   */
+  public Matrix(Path workDir, Path slowDir, Path outDir, PrintStream out, long seed,
+      boolean directIo, long blockCacheBytes) {
     this.workDir = workDir.toAbsolutePath();
     this.slowDir = slowDir.toAbsolutePath();
     this.outDir = outDir.toAbsolutePath();
     this.out = out;
     this.seed = seed;
     this.directIo = directIo;
+    this.blockCacheBytes = blockCacheBytes;
   }
 
   /**
@@ -135,7 +146,7 @@ public final class Matrix {
 
   private SystemConfig config(Profile profile) {
     return new SystemConfig(workDir.resolve("fast"), slowDir.resolve("data"),
-        profile.fastBudgetBytes(), directIo);
+        profile.fastBudgetBytes(), directIo, blockCacheBytes);
   }
 
   private void prepareSlowDisk() throws IOException {
@@ -224,10 +235,11 @@ public final class Matrix {
     Runtime rt = Runtime.getRuntime();
     return String.format(Locale.ROOT, "%d cores, %d MiB max heap, Java %s; slow disk: %s; fast"
         + " budget %d MiB, data %d× the budget, %d client threads, run phase %d s (dynamic %d s),"
-        + " direct I/O %s, seed %d.", rt.availableProcessors(), rt.maxMemory() >> 20,
-        Runtime.version(), slowDisk, profile.fastBudgetBytes() >> 20, Profile.DATA_TO_BUDGET,
-        profile.threads(), profile.runDuration().toSeconds(),
-        profile.dynamicRunDuration().toSeconds(), directIo ? "on" : "off", seed);
+        + " direct I/O %s, block cache %d MiB, seed %d.", rt.availableProcessors(),
+        rt.maxMemory() >> 20, Runtime.version(), slowDisk, profile.fastBudgetBytes() >> 20,
+        Profile.DATA_TO_BUDGET, profile.threads(), profile.runDuration().toSeconds(),
+        profile.dynamicRunDuration().toSeconds(), directIo ? "on" : "off",
+        config(profile).shared().blockCacheBytes() >> 20, seed);
   }
 
   static String fileName(RunResult r) {

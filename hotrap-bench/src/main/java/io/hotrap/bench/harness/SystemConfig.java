@@ -15,8 +15,16 @@ import java.util.Objects;
  * @param fastBudgetBytes bytes the fast tier may hold (HotRAP's budget, {@code rocksdb-tiered}'s
  *     fast {@code cf_paths} target)
  * @param directIo direct I/O for reads, flushes and compactions
+ * @param blockCacheBytes block cache of every system, bytes; 0 for the size HotRAP derives from
+ *     the budget (a 40th of it, at least 8 MiB)
  */
-public record SystemConfig(Path fastDir, Path slowDir, long fastBudgetBytes, boolean directIo) {
+public record SystemConfig(Path fastDir, Path slowDir, long fastBudgetBytes, boolean directIo,
+    long blockCacheBytes) {
+
+  /** A configuration with the block cache HotRAP derives from the budget. */
+  public SystemConfig(Path fastDir, Path slowDir, long fastBudgetBytes, boolean directIo) {
+    this(fastDir, slowDir, fastBudgetBytes, directIo, 0);
+  }
 
   public SystemConfig {
     Objects.requireNonNull(fastDir, "fastDir");
@@ -24,16 +32,20 @@ public record SystemConfig(Path fastDir, Path slowDir, long fastBudgetBytes, boo
     if (fastBudgetBytes <= 0) {
       throw new IllegalArgumentException("fastBudgetBytes must be positive but was " + fastBudgetBytes);
     }
+    if (blockCacheBytes < 0) {
+      throw new IllegalArgumentException("blockCacheBytes must be >= 0 but was " + blockCacheBytes);
+    }
   }
 
   /** HotRAP's options for this configuration, under {@code fast} and {@code slow}. */
   HotRapOptions.Builder hotrap(Path fast, Path slow) {
-    return HotRapOptions.builder()
+    HotRapOptions.Builder b = HotRapOptions.builder()
         .fastPath(fast)
         .slowPath(slow)
         .fastBudgetBytes(fastBudgetBytes)
         .directReads(directIo)
         .directIoForFlushAndCompaction(directIo);
+    return blockCacheBytes > 0 ? b.blockCacheBytes(blockCacheBytes) : b;
   }
 
   /** The settings HotRAP derives from the budget; the plain RocksDB systems copy them. */

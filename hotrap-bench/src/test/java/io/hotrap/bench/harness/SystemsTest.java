@@ -23,6 +23,16 @@ class SystemsTest {
     return new SystemConfig(dir.resolve("fast"), dir.resolve("slow"), BUDGET, false);
   }
 
+  @Test
+  void theBlockCacheIsHotRapsDefaultUnlessSet() {
+    assertEquals(8L << 20, config().shared().blockCacheBytes());
+    SystemConfig larger = new SystemConfig(dir.resolve("fast"), dir.resolve("slow"), BUDGET, false,
+        24L << 20);
+    assertEquals(24L << 20, larger.shared().blockCacheBytes());
+    assertThrows(IllegalArgumentException.class,
+        () -> new SystemConfig(dir.resolve("fast"), dir.resolve("slow"), BUDGET, false, -1));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"rocksdb-fd", "rocksdb-tiered", "hotrap", "hotrap-no-retain",
       "hotrap-no-hotness-check", "hotrap-no-by-compaction", "hotrap-no-promotion"})
