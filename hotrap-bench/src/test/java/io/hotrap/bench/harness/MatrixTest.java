@@ -14,10 +14,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A two-system matrix end to end on real stores: load, templates, runs, CSVs, report, plots. */
+@Tag("statistical")
 class MatrixTest {
   @TempDir Path dir;
 
