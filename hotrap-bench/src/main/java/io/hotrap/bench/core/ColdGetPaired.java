@@ -30,7 +30,6 @@ public final class ColdGetPaired {
   public static void run(List<String> argv, PrintStream out) {
     Args args = Args.parse("cold-get", argv, "dir", "budget-mib", "times", "value-bytes", "rounds",
         "round-ms", "warmup-rounds", "seed", "cache-kib");
-    Path root = Directories.fresh(args.getPath("dir", DEFAULT_DIR));
     long budget = args.getLong("budget-mib", 4) << 20;
     int valueBytes = args.getInt("value-bytes", 1000);
     int records = (int) (args.getLong("times", 50) * budget / valueBytes);
@@ -39,6 +38,8 @@ public final class ColdGetPaired {
     int warmup = args.getInt("warmup-rounds", 4);
     long seed = args.getLong("seed", 17);
     long cacheBytes = args.getLong("cache-kib", 0) << 10;
+    // Every option is read before the directory is emptied: a typo must not cost its data.
+    Path root = Directories.fresh(args.getPath("dir", DEFAULT_DIR));
     try (HotRapDB on = open(root.resolve("on"), budget, true, cacheBytes);
         HotRapDB off = open(root.resolve("off"), budget, false, cacheBytes)) {
       out.printf("loading %d records of %d value bytes into each store (budget %d MiB)%n",

@@ -29,13 +29,14 @@ public final class CommitLatency {
   public static void run(List<String> argv, PrintStream out) throws Exception {
     Args args = Args.parse("commit-latency", argv, "dir", "records", "cache-kib", "writes", "readers",
         "pace-us", "seed");
-    Path root = Directories.fresh(args.getPath("dir", DEFAULT_DIR));
     int records = args.getInt("records", 60_000);
     long cacheBytes = args.getLong("cache-kib", 2048) << 10;
     int writes = args.getInt("writes", 100_000);
     int readers = args.getInt("readers", 1);
     long paceNanos = TimeUnit.MICROSECONDS.toNanos(args.getLong("pace-us", 100));
     long seed = args.getLong("seed", 11);
+    // Every option is read before the directory is emptied: a typo must not cost its data.
+    Path root = Directories.fresh(args.getPath("dir", DEFAULT_DIR));
     byte[] value = new byte[1000];
     new SplittableRandom(seed).nextBytes(value);
     HotRapOptions.Builder base = HotRapOptions.builder()

@@ -22,11 +22,12 @@ public final class MigrationLoad {
 
   public static void run(List<String> argv, PrintStream out) {
     Args args = Args.parse("migration", argv, "dir", "budget-mib", "times", "value-bytes", "seed");
-    Path root = Directories.fresh(args.getPath("dir", DEFAULT_DIR));
     long budget = args.getLong("budget-mib", 8) << 20;
     long times = args.getLong("times", 10);
     int valueBytes = args.getInt("value-bytes", 1000);
     SplittableRandom rnd = new SplittableRandom(args.getLong("seed", 5));
+    // Every option is read before the directory is emptied: a typo must not cost its data.
+    Path root = Directories.fresh(args.getPath("dir", DEFAULT_DIR));
     HotRapOptions options = HotRapOptions.builder()
         .fastPath(root.resolve("fast")).slowPath(root.resolve("slow")).fastBudgetBytes(budget)
         .build();
