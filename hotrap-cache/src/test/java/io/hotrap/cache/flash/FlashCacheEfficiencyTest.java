@@ -51,7 +51,7 @@ class FlashCacheEfficiencyTest {
 
   /** A fixed value size per key, 100 to 1100 bytes, so that both caches see the same items. */
   private static int valueLength(int key) {
-    return 100 + (int) (Math.floorMod(ItemKey.hash(Items.key(key)), 1001));
+    return 100 + Math.floorMod(ItemKey.hash(Items.key(key)), 1001);
   }
 
   private static int[] trace(int requests, long seed) {
