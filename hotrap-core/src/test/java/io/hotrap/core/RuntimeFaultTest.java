@@ -50,14 +50,41 @@ class RuntimeFaultTest {
     }
   }
 
-  @Test
-  void raltFilesDamagedAtRuntimeNeverCostAValue() throws Exception {
+  /** Something done to a store's directories; a test step that may fail with I/O errors. */
+  private interface DirectoryAction {
+    void run(HotRapOptions o) throws IOException;
+  }
+
+  /**
+   * Loads a store, damages RALT with {@code damage} while it runs, and checks that every read before
+   * and after more writes returns its value, and again after {@code beforeReopen} and a reopen.
+   */
+  private void raltDamageNeverCostsAValue(DirectoryAction damage, DirectoryAction beforeReopen)
+      throws Exception {
     HotRapOptions o = small(dir).build();
     int records = 12_000;
     try (HotRapDB db = HotRapDB.open(o)) {
       load(db, records, 1);
       assertAll(db, records, 1);
       db.awaitBackgroundWork();
+      damage.run(o);
+      for (int round = 0; round < 3; round++) {
+        assertAll(db, records, 1);
+      }
+      load(db, records, 2);
+      db.awaitBackgroundWork();
+      assertAll(db, records, 2);
+      assertTrue(db.stats().migrations() > 0, db.stats().toString());
+    }
+    beforeReopen.run(o);
+    try (HotRapDB db = HotRapDB.open(o)) {
+      assertAll(db, records, 2);
+    }
+  }
+
+  @Test
+  void raltFilesDamagedAtRuntimeNeverCostAValue() throws Exception {
+    raltDamageNeverCostsAValue(o -> {
       List<Path> ralt = files(o.fastPath().resolve(StoreLayout.RALT_DIR), ".ralt");
       assertTrue(!ralt.isEmpty(), "RALT wrote no files");
       for (Path p : ralt) {
@@ -68,41 +95,18 @@ class RuntimeFaultTest {
           }
         }
       }
-      for (int round = 0; round < 3; round++) {
-        assertAll(db, records, 1);
-      }
-      load(db, records, 2);
-      db.awaitBackgroundWork();
-      assertAll(db, records, 2);
-    }
-    try (HotRapDB db = HotRapDB.open(o)) {
-      assertAll(db, records, 2);
-    }
+    }, o -> { });
   }
 
   @Test
   void raltDirectoryReplacedByAFileDegradesTrackingOnly() throws Exception {
-    HotRapOptions o = small(dir).build();
-    int records = 12_000;
-    try (HotRapDB db = HotRapDB.open(o)) {
-      load(db, records, 1);
+    raltDamageNeverCostsAValue(o -> {
       Path raltDir = o.fastPath().resolve(StoreLayout.RALT_DIR);
       try (Stream<Path> s = Files.walk(raltDir)) {
         s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
       Files.writeString(raltDir, "not a directory");
-      for (int round = 0; round < 3; round++) {
-        assertAll(db, records, 1);
-      }
-      load(db, records, 2);
-      db.awaitBackgroundWork();
-      assertAll(db, records, 2);
-      assertTrue(db.stats().migrations() > 0, db.stats().toString());
-    }
-    Files.delete(o.fastPath().resolve(StoreLayout.RALT_DIR));
-    try (HotRapDB db = HotRapDB.open(o)) {
-      assertAll(db, records, 2);
-    }
+    }, o -> Files.delete(o.fastPath().resolve(StoreLayout.RALT_DIR)));
   }
 
   @Test
