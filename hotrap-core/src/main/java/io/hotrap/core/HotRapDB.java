@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
@@ -106,10 +107,20 @@ public final class HotRapDB implements AutoCloseable {
   private final Set<AutoCloseable> openViews = ConcurrentHashMap.newKeySet();
   /** Open user snapshots: the only views that pin versions migration would drop. */
   private final Set<HotRapSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
+  /**
+   * User snapshots open or being taken: counted before RocksDB's snapshot is taken and uncounted
+   * after it is released, so a migration that reads zero knows no snapshot predates its last write
+   * ({@link NativeDemotion} rule 3).
+   */
+  private final AtomicInteger liveSnapshots = new AtomicInteger();
+  /** Null when demotion writes tombstones ({@link HotRapOptions#nativeMigration()} off). */
+  private final NativeDemotion nativeDemotion;
 
   private HotRapDB(HotRapOptions options, StoreLayout layout, String storeId, List<AutoCloseable> resources,
-      RocksDB db, List<ColumnFamilyHandle> handles, TierEventListener listener, StoreHooks hooks) {
+      RocksDB db, List<ColumnFamilyHandle> handles, TierEventListener listener,
+      NativeDemotion nativeDemotion, StoreHooks hooks) {
     this.options = options;
+    this.nativeDemotion = nativeDemotion;
     this.layout = layout;
     this.resources = resources;
     this.db = db;
@@ -133,7 +144,7 @@ public final class HotRapDB implements AutoCloseable {
           counters);
       this.migrator = new TierMigrator(db, fastCf, slowCf, options, gate, tracker, counters,
           throttle::sizesChanged, promoter != null ? promoter : PromotionByCompaction.NONE,
-          () -> !openSnapshots.isEmpty(), hooks.migration());
+          () -> liveSnapshots.get() > 0, nativeDemotion, hooks.migration());
       this.scheduler = new MigrationScheduler(migrator, counters, options);
       this.requestMigration = scheduler::requestCheck;
       constructed = true;
@@ -176,7 +187,13 @@ public final class HotRapDB implements AutoCloseable {
       Cache cache = track(resources, options.newBlockCache());
       BloomFilter filter = options.bloomBitsPerKey() > 0
           ? track(resources, new BloomFilter(options.bloomBitsPerKey())) : null;
+      // Closed after RocksDB and the column family options that hold its filter.
+      NativeDemotion nativeDemotion = options.nativeMigration()
+          ? track(resources, NativeDemotion.create()) : null;
       ColumnFamilyOptions fastCfo = track(resources, TierConfig.fast(options, layout, cache, filter));
+      if (nativeDemotion != null) {
+        fastCfo.setCompactionFilter(nativeDemotion.filter());
+      }
       ColumnFamilyOptions slowCfo = track(resources, TierConfig.slow(options, layout, cache, filter));
       ColumnFamilyOptions defaultCfo = track(resources, new ColumnFamilyOptions()
           .setWriteBufferSize(HotRapOptions.MIN_FILE_SIZE));
@@ -199,7 +216,8 @@ public final class HotRapDB implements AutoCloseable {
           new ColumnFamilyDescriptor(utf8(SLOW_CF), slowCfo));
       db = RocksDB.open(dbo, layout.dbDir().toString(), descriptors, handles);
       StoreMetadata.writeOrCheck(db, handles.get(0), options, storeId);
-      HotRapDB store = new HotRapDB(options, layout, storeId, resources, db, handles, listener, hooks);
+      HotRapDB store = new HotRapDB(options, layout, storeId, resources, db, handles, listener,
+          nativeDemotion, hooks);
       try {
         store.start();
       } catch (RocksDBException | RuntimeException | Error e) {
@@ -356,7 +374,14 @@ public final class HotRapDB implements AutoCloseable {
   public HotRapSnapshot getSnapshot() {
     guard.enter();
     try {
-      HotRapSnapshot s = new HotRapSnapshot(this, db);
+      liveSnapshots.incrementAndGet();
+      HotRapSnapshot s;
+      try {
+        s = new HotRapSnapshot(this, db);
+      } catch (RuntimeException | Error e) {
+        liveSnapshots.decrementAndGet();
+        throw e;
+      }
       openViews.add(s);
       openSnapshots.add(s);
       counters.openSnapshots = openSnapshots.size();
@@ -437,6 +462,15 @@ public final class HotRapDB implements AutoCloseable {
       throttle.awaitRoom(requestMigration);
       gate.enterWriter();
       try {
+        if (nativeDemotion != null) {
+          if (key != null) {
+            nativeDemotion.beforeWrite(key);
+          } else {
+            for (HotRapWriteBatch.Op op : ops) {
+              nativeDemotion.beforeWrite(op.key);
+            }
+          }
+        }
         write.run();
         if (key != null) {
           gate.markWritten(key);
@@ -611,6 +645,7 @@ public final class HotRapDB implements AutoCloseable {
   void forget(AutoCloseable view) {
     openViews.remove(view);
     if (openSnapshots.remove(view)) {
+      liveSnapshots.decrementAndGet();
       counters.openSnapshots = openSnapshots.size();
       if (!guard.isClosed()) {
         // Versions the snapshot pinned may be free now.

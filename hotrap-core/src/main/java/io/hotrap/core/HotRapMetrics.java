@@ -94,6 +94,11 @@ public final class HotRapMetrics implements MeterBinder {
         "kind", "demoted", c -> c.recordsDemoted.sum());
     counter(registry, "hotrap.migration.records", "Records moved or kept by tier migration", null,
         "kind", "retained", c -> c.recordsRetained.sum());
+    String removedHelp = "Demoted records removed from the fast tier, by how";
+    counter(registry, "hotrap.migration.removed", removedHelp, null, "by", "tombstone",
+        c -> c.demotionTombstones.sum());
+    counter(registry, "hotrap.migration.removed", removedHelp, null, "by", "filter",
+        c -> c.recordsDemotedNatively.sum());
     counter(registry, "hotrap.migration.failures", "Migration checks that failed", null, null, null,
         c -> c.migrationFailures.sum());
     bound.add(FunctionTimer.builder("hotrap.migration.duration", counters,

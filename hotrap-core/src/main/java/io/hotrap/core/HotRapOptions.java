@@ -1,5 +1,6 @@
 package io.hotrap.core;
 
+import io.hotrap.jni.NativeHooks;
 import io.hotrap.ralt.RaltOptions;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
@@ -103,6 +104,7 @@ public final class HotRapOptions {
   private final int maxKeyBytes;
   private final int maxValueBytes;
   private final boolean syncWrites;
+  private final boolean nativeMigration;
   private final int lockStripes;
   private final MeterRegistry meterRegistry;
 
@@ -123,6 +125,7 @@ public final class HotRapOptions {
     writeBufferBytes = writeBuffer;
     fastTargetFileBytes = fastFile;
     slowTargetFileBytes = slowFile;
+    nativeMigration = b.nativeMigration != null ? b.nativeMigration : NativeHooks.available();
     highWatermark = b.highWatermark;
     lowWatermark = b.lowWatermark;
     migrationCheckInterval = b.migrationCheckInterval;
@@ -281,6 +284,13 @@ public final class HotRapOptions {
   /** Whether every user write syncs the WAL before it returns; default false, as in RocksDB. */
   public boolean syncWrites() { return syncWrites; }
 
+  /**
+   * Whether demotion removes records from the fast tier with a native compaction filter instead of
+   * tombstones (DESIGN.md §8, {@link NativeDemotion}); default true where {@link
+   * NativeHooks#available()}, else false.
+   */
+  public boolean nativeMigration() { return nativeMigration; }
+
   /** Lock stripes of the per-key write counters; default {@value #DEFAULT_LOCK_STRIPES}. */
   public int lockStripes() { return lockStripes; }
 
@@ -300,7 +310,7 @@ public final class HotRapOptions {
         + ", fastTargetFileBytes=" + fastTargetFileBytes + ", slowTargetFileBytes=" + slowTargetFileBytes
         + ", highWatermark=" + highWatermark + ", lowWatermark=" + lowWatermark
         + ", migrationCheckInterval=" + migrationCheckInterval + ", maxWriteStall=" + maxWriteStall
-        + ", migrationBatchBytes=" + migrationBatchBytes + ", retainHotRecords=" + retainHotRecords
+        + ", migrationBatchBytes=" + migrationBatchBytes + ", nativeMigration=" + nativeMigration + ", retainHotRecords=" + retainHotRecords
         + ", promotion=" + promotion + ", hotnessCheck=" + hotnessCheck
         + ", promoteByCompaction=" + promoteByCompaction + ", promotionCacheBytes=" + promotionCacheBytes
         + ", maxPromotedRecordBytes=" + maxPromotedRecordBytes
@@ -330,6 +340,7 @@ public final class HotRapOptions {
     private Duration migrationCheckInterval = DEFAULT_MIGRATION_CHECK_INTERVAL;
     private Duration maxWriteStall = DEFAULT_MAX_WRITE_STALL;
     private long migrationBatchBytes = DEFAULT_MIGRATION_BATCH_BYTES;
+    private Boolean nativeMigration;
     private boolean retainHotRecords = true;
     private boolean promotion = true;
     /** Null until set: on by default, and off with promotion. */
@@ -538,6 +549,15 @@ public final class HotRapOptions {
       return this;
     }
 
+    /**
+     * Native demotion (true) or the pure-Java tombstone path (false); default native where the
+     * hooks load. {@link #build()} rejects true where they do not, with the reason.
+     */
+    public Builder nativeMigration(boolean enabled) {
+      this.nativeMigration = Boolean.valueOf(enabled);
+      return this;
+    }
+
     /** Number of lock stripes, a power of two in [1, 65536]. */
     public Builder lockStripes(int stripes) {
       if (stripes < 1 || stripes > 65536 || Integer.bitCount(stripes) != 1) {
@@ -582,6 +602,10 @@ public final class HotRapOptions {
       if (!promotion && Boolean.TRUE.equals(promoteByCompaction)) {
         throw new IllegalStateException("promoteByCompaction(true) contradicts promotion(false):"
             + " promotion by compaction is part of promotion, which is off");
+      }
+      if (Boolean.TRUE.equals(nativeMigration) && !NativeHooks.available()) {
+        throw new IllegalStateException("nativeMigration(true) but the native hooks did not load: "
+            + NativeHooks.unavailableReason());
       }
       if (lowWatermark > highWatermark) {
         throw new IllegalStateException("lowWatermark (" + lowWatermark

@@ -21,6 +21,8 @@ public final class HotRapStats {
   private final long recordsRetained;
   private final long bytesRetained;
   private final long demotionsDroppedAsUpdated;
+  private final long demotionTombstones;
+  private final long recordsDemotedNatively;
   private final long migrations;
   private final long bytesPromotedByFlush;
   private final long bytesPromotedByCompaction;
@@ -60,6 +62,8 @@ public final class HotRapStats {
     recordsRetained = c.recordsRetained.sum();
     bytesRetained = c.bytesRetained.sum();
     demotionsDroppedAsUpdated = c.demotionsDroppedAsUpdated.sum();
+    demotionTombstones = c.demotionTombstones.sum();
+    recordsDemotedNatively = c.recordsDemotedNatively.sum();
     migrations = c.migrations.sum();
     bytesPromotedByFlush = c.bytesPromotedByFlush.sum();
     bytesPromotedByCompaction = c.bytesPromotedByCompaction.sum();
@@ -136,6 +140,18 @@ public final class HotRapStats {
   /** Demotions dropped at commit because a user wrote the key during the migration (DESIGN.md §6). */
   public long demotionsDroppedAsUpdated() { return demotionsDroppedAsUpdated; }
 
+  /**
+   * Tombstones demotion wrote into the fast tier: one per demoted record on the tombstone path; on
+   * the native path only for batches committed while a user snapshot was open (0 otherwise).
+   */
+  public long demotionTombstones() { return demotionTombstones; }
+
+  /**
+   * Demoted records that left the fast tier through the native compaction filter, without a
+   * tombstone ({@link HotRapOptions#nativeMigration()}).
+   */
+  public long recordsDemotedNatively() { return recordsDemotedNatively; }
+
   /** Key plus value bytes written into the fast tier by promotion by flush (DESIGN.md §9). */
   public long bytesPromotedByFlush() { return bytesPromotedByFlush; }
 
@@ -211,6 +227,7 @@ public final class HotRapStats {
         + ", snapshotPinnedBytes=" + snapshotPinnedBytes + ", openSnapshots=" + openSnapshots + ", recordsDemoted=" + recordsDemoted
         + ", bytesDemoted=" + bytesDemoted + ", recordsRetained=" + recordsRetained
         + ", bytesRetained=" + bytesRetained + ", demotionsDroppedAsUpdated=" + demotionsDroppedAsUpdated
+        + ", demotionTombstones=" + demotionTombstones + ", recordsDemotedNatively=" + recordsDemotedNatively
         + ", fastBytesWritten=" + fastBytesWritten + ", slowBytesWritten=" + slowBytesWritten
         + ", bytesPromotedByFlush=" + bytesPromotedByFlush
         + ", bytesPromotedByCompaction=" + bytesPromotedByCompaction

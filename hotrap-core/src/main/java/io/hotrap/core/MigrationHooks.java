@@ -16,4 +16,10 @@ interface MigrationHooks {
 
   /** A demotion batch was written and the commit gate released. */
   default void afterCommit(int batchIndex) { }
+
+  /**
+   * On the native path, the step's demotions are committed and registered, and the file is about
+   * to be compacted so that the filter drops them.
+   */
+  default void beforeNativeCompaction(byte[] smallestKey, byte[] largestKey) { }
 }

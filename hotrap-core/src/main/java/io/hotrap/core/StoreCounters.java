@@ -16,6 +16,10 @@ final class StoreCounters {
   final LongAdder recordsRetained = new LongAdder();
   final LongAdder bytesRetained = new LongAdder();
   final LongAdder demotionsDroppedAsUpdated = new LongAdder();
+  /** Tombstones demotion wrote into the fast tier (the tombstone path and its snapshot fallback). */
+  final LongAdder demotionTombstones = new LongAdder();
+  /** Demoted records registered for the native filter to drop (no tombstone written). */
+  final LongAdder recordsDemotedNatively = new LongAdder();
   final LongAdder migrations = new LongAdder();
   final LongAdder migrationNanos = new LongAdder();
   final LongAdder retentionOverrides = new LongAdder();

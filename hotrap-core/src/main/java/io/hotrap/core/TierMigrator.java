@@ -3,14 +3,13 @@ package io.hotrap.core;
 import io.hotrap.ralt.HotKeyIterator;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Logger;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyMetaData;
 import org.rocksdb.CompactRangeOptions;
+import org.rocksdb.CompactionOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LevelMetaData;
 import org.rocksdb.Options;
@@ -83,19 +82,24 @@ final class TierMigrator implements AutoCloseable {
   private final MigrationHooks hooks;
   private final PromotionByCompaction promotion;
   private final BooleanSupplier snapshotsOpen;
+  /** Null on the tombstone path. */
+  private final NativeDemotion nativeDemotion;
 
   private final Options readerOptions = new Options();
   private final WriteOptions writeOptions = new WriteOptions();
   private final FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true).setAllowWriteStall(true);
   private final CompactRangeOptions compactOptions = new CompactRangeOptions()
       .setExclusiveManualCompaction(false).setAllowWriteStall(true);
+  private final CompactionOptions fileCompactionOptions;
 
   private volatile boolean stopping;
 
   TierMigrator(RocksDB db, ColumnFamilyHandle fast, ColumnFamilyHandle slow, HotRapOptions options,
       CommitGate gate, AccessTracker tracker, StoreCounters counters, Runnable sizesChanged,
-      PromotionByCompaction promotion, BooleanSupplier snapshotsOpen, MigrationHooks hooks) {
+      PromotionByCompaction promotion, BooleanSupplier snapshotsOpen, NativeDemotion nativeDemotion,
+      MigrationHooks hooks) {
     this.snapshotsOpen = snapshotsOpen;
+    this.nativeDemotion = nativeDemotion;
     this.db = db;
     this.fast = fast;
     this.slow = slow;
@@ -106,6 +110,9 @@ final class TierMigrator implements AutoCloseable {
     this.sizesChanged = sizesChanged;
     this.hooks = hooks;
     this.promotion = promotion;
+    this.fileCompactionOptions = new CompactionOptions()
+        .setCompression(options.fastCompression())
+        .setOutputFileSizeLimit(options.fastTargetFileBytes());
   }
 
   /** Refreshes the cached tier sizes and wakes stalled writers. */
@@ -137,9 +144,7 @@ final class TierMigrator implements AutoCloseable {
       Round r = migrateRound(excess, ignoreHotness);
       if (r.files > 0) {
         migrated = true;
-        // Drop the demoted versions from the fast tier and rewrite the retained ones in place.
-        db.flush(flushOptions, fast);
-        db.compactRange(fast, r.smallest, r.largest, compactOptions);
+        dropTombstoned(r);
       }
       counters.migrationNanos.add(System.nanoTime() - start);
       refreshSizes();
@@ -188,18 +193,30 @@ final class TierMigrator implements AutoCloseable {
   int migrateNow(long bytes, boolean ignoreHotness) throws Exception {
     Round r = migrateRound(bytes, ignoreHotness);
     if (r.files > 0) {
-      db.flush(flushOptions, fast);
-      db.compactRange(fast, r.smallest, r.largest, compactOptions);
+      dropTombstoned(r);
     }
     refreshSizes();
     return r.files;
   }
 
-  /** What one round did: the files it migrated and the key range they span. */
+  /**
+   * Step 6 for the files of a round that demoted with tombstones: flushes the fast tier and
+   * compacts the key range they span, which drops the demoted versions and rewrites the retained
+   * ones in place. Files demoted natively were compacted by their step.
+   */
+  private void dropTombstoned(Round r) throws RocksDBException {
+    if (r.tombstones > 0) {
+      db.flush(flushOptions, fast);
+      db.compactRange(fast, r.smallest, r.largest, compactOptions);
+    }
+  }
+
+  /** What one round did: the files it migrated and the key range of those that wrote tombstones. */
   private static final class Round {
     int files;
     long demotedRecords;
     long retainedRecords;
+    long tombstones;
     byte[] smallest;
     byte[] largest;
   }
@@ -210,14 +227,11 @@ final class TierMigrator implements AutoCloseable {
    */
   private Round migrateRound(long excess, boolean ignoreHotness) throws Exception {
     Round round = new Round();
-    Set<String> taken = new HashSet<>();
     long planned = 0;
-    while (planned < excess && !stopping && round.files < MAX_FILES_PER_ROUND) {
-      MigrationPicker.Pick pick = pick(taken);
-      if (pick == null) {
+    for (MigrationPicker.Pick pick : rankCandidates()) {
+      if (planned >= excess || stopping || round.files >= MAX_FILES_PER_ROUND) {
         break;
       }
-      taken.add(pick.file.path);
       StepResult r = migrateFile(pick.file, ignoreHotness);
       if (r == null) {
         continue;
@@ -227,56 +241,66 @@ final class TierMigrator implements AutoCloseable {
       round.demotedRecords += r.demotedRecords;
       round.retainedRecords += r.retainedRecords;
       planned += ignoreHotness ? pick.file.size : Math.max(0, pick.file.size - pick.hotSize);
-      if (round.smallest == null || Arrays.compareUnsigned(pick.file.smallest, round.smallest) < 0) {
-        round.smallest = pick.file.smallest;
-      }
-      if (round.largest == null || Arrays.compareUnsigned(pick.file.largest, round.largest) > 0) {
-        round.largest = pick.file.largest;
+      if (r.tombstones > 0) {
+        round.tombstones += r.tombstones;
+        if (round.smallest == null || Arrays.compareUnsigned(pick.file.smallest, round.smallest) < 0) {
+          round.smallest = pick.file.smallest;
+        }
+        if (round.largest == null || Arrays.compareUnsigned(pick.file.largest, round.largest) > 0) {
+          round.largest = pick.file.largest;
+        }
       }
     }
     return round;
   }
 
-  private MigrationPicker.Pick pick(Set<String> taken) {
-    ColumnFamilyMetaData fastMeta = db.getColumnFamilyMetaData(fast);
-    List<MigrationPicker.FileInfo> candidates = new ArrayList<>();
-    List<LevelMetaData> levels = fastMeta.levels();
+  /**
+   * The fast tier's files in the order a round migrates them: the bottommost level's files that
+   * are not being compacted, ranked by {@link MigrationPicker#rank}; then, if none of that level's
+   * files is being compacted, the next level up's, and so on. One metadata read per round.
+   */
+  private List<MigrationPicker.Pick> rankCandidates() {
+    List<LevelMetaData> levels = db.getColumnFamilyMetaData(fast).levels();
+    List<List<MigrationPicker.FileInfo>> slowLevels = new ArrayList<>();
+    for (LevelMetaData level : db.getColumnFamilyMetaData(slow).levels()) {
+      List<MigrationPicker.FileInfo> files = new ArrayList<>(level.files().size());
+      for (SstFileMetaData f : level.files()) {
+        files.add(info(f, level.level()));
+      }
+      slowLevels.add(files);
+    }
+    MigrationPicker.SlowIndex slowIndex = new MigrationPicker.SlowIndex(slowLevels);
+    // Without retention (the paper's ablation) the choice of file is blind to hotness too: the
+    // cost-benefit pick is what keeps files of hot records on the fast tier in the first place.
+    java.util.function.BiFunction<byte[], byte[], Long> hot =
+        options.retainHotRecords() ? tracker::hotSizeInRange : (low, high) -> 0L;
+    List<MigrationPicker.Pick> ranked = new ArrayList<>();
     for (int i = levels.size() - 1; i >= 0; i--) {
       List<SstFileMetaData> files = levels.get(i).files();
       if (files.isEmpty()) {
         continue;
       }
-      boolean any = false;
+      List<MigrationPicker.FileInfo> candidates = new ArrayList<>(files.size());
+      boolean busy = false;
       for (SstFileMetaData f : files) {
-        MigrationPicker.FileInfo info = info(f);
-        if (!f.beingCompacted() && !taken.contains(info.path)) {
-          candidates.add(info);
+        if (f.beingCompacted()) {
+          busy = true;
+        } else {
+          candidates.add(info(f, levels.get(i).level()));
         }
-        any |= !taken.contains(info.path);
       }
-      if (any) {
+      ranked.addAll(MigrationPicker.rank(candidates, slowIndex, hot));
+      if (busy) {
         break;
       }
     }
-    if (candidates.isEmpty()) {
-      return null;
-    }
-    List<MigrationPicker.FileInfo> slowFiles = new ArrayList<>();
-    for (LevelMetaData level : db.getColumnFamilyMetaData(slow).levels()) {
-      for (SstFileMetaData f : level.files()) {
-        slowFiles.add(info(f));
-      }
-    }
-    // Without retention (the paper's ablation) the choice of file is blind to hotness too: the
-    // cost-benefit pick is what keeps files of hot records on the fast tier in the first place.
-    return MigrationPicker.pick(candidates, slowFiles,
-        options.retainHotRecords() ? tracker::hotSizeInRange : (low, high) -> 0L);
+    return ranked;
   }
 
-  private static MigrationPicker.FileInfo info(SstFileMetaData f) {
+  private static MigrationPicker.FileInfo info(SstFileMetaData f, int level) {
     // path() is the directory and fileName() starts with '/' (DESIGN.md §13).
     return new MigrationPicker.FileInfo(f.path() + f.fileName(), MigrationPicker.fileNumber(f.fileName()),
-        f.size(), f.smallestKey(), f.largestKey());
+        f.size(), f.smallestKey(), f.largestKey(), level);
   }
 
   /** What one step did. */
@@ -285,6 +309,10 @@ final class TierMigrator implements AutoCloseable {
     long demotedBytes;
     long retainedRecords;
     long retainedBytes;
+    /** Demoted records removed from the fast tier by tombstones. */
+    long tombstones;
+    /** Keys registered with {@link NativeDemotion}: demoted records the step's compaction drops. */
+    final List<byte[]> registered = new ArrayList<>();
   }
 
   /**
@@ -295,6 +323,7 @@ final class TierMigrator implements AutoCloseable {
     UpdatedKeys updated = gate.registerMover(file.smallest, file.largest);
     Snapshot snapshot = db.getSnapshot();
     HotKeyIterator hot = null;
+    StepResult result = null;
     try (ReadOptions snapshotRead = new ReadOptions().setSnapshot(snapshot).setFillCache(false);
         ReadOptions fileRead = new ReadOptions().setFillCache(false);
         SstFileReader reader = new SstFileReader(readerOptions)) {
@@ -308,7 +337,7 @@ final class TierMigrator implements AutoCloseable {
       if (options.retainHotRecords() && !ignoreHotness) {
         hot = tracker.hotKeys(file.smallest, file.largest);
       }
-      StepResult result = new StepResult();
+      result = new StepResult();
       List<byte[][]> pending = new ArrayList<>();
       long pendingBytes = 0;
       int batchIndex = 0;
@@ -348,11 +377,17 @@ final class TierMigrator implements AutoCloseable {
       if (!pending.isEmpty() && !stopping) {
         commit(pending, updated, batchIndex, result);
       }
+      if (!result.registered.isEmpty()) {
+        dropRegistered(file);
+      }
       counters.recordsRetained.add(result.retainedRecords);
       counters.bytesRetained.add(result.retainedBytes);
       promotion.promote(file.smallest, file.largest, updated);
       return result;
     } finally {
+      if (result != null && !result.registered.isEmpty()) {
+        nativeDemotion.release(result.registered);
+      }
       if (hot != null) {
         try {
           hot.close();
@@ -389,32 +424,79 @@ final class TierMigrator implements AutoCloseable {
       throws Exception {
     hooks.beforeCommit(batchIndex);
     gate.commit(() -> {
+      List<byte[][]> moved = new ArrayList<>(pending.size());
+      long bytes = 0;
+      long dropped = 0;
       try (WriteBatch batch = new WriteBatch()) {
-        long records = 0;
-        long bytes = 0;
-        long dropped = 0;
         for (byte[][] kv : pending) {
           if (updated.contains(kv[0])) {
             dropped++;
             continue;
           }
           batch.put(slow, kv[0], kv[1]);
-          batch.delete(fast, kv[0]);
-          records++;
+          if (nativeDemotion == null) {
+            batch.delete(fast, kv[0]);
+          }
+          moved.add(kv);
           bytes += kv[0].length + kv[1].length;
         }
-        if (records > 0) {
+        if (!moved.isEmpty()) {
           db.write(writeOptions, batch);
         }
-        result.demotedRecords += records;
-        result.demotedBytes += bytes;
-        counters.recordsDemoted.add(records);
-        counters.bytesDemoted.add(bytes);
-        counters.demotionsDroppedAsUpdated.add(dropped);
       }
+      long tombstones = nativeDemotion == null ? moved.size() : 0;
+      if (nativeDemotion != null && !moved.isEmpty()) {
+        // NativeDemotion rule 3: read after the slow-tier write; a snapshot counted later sees it.
+        if (snapshotsOpen.getAsBoolean()) {
+          try (WriteBatch batch = new WriteBatch()) {
+            for (byte[][] kv : moved) {
+              batch.delete(fast, kv[0]);
+            }
+            db.write(writeOptions, batch);
+          }
+          tombstones = moved.size();
+        } else {
+          if (result.registered.isEmpty()) {
+            nativeDemotion.arm();
+          }
+          for (byte[][] kv : moved) {
+            result.registered.add(kv[0]);
+            nativeDemotion.register(kv[0], kv[1]);
+          }
+          counters.recordsDemotedNatively.add(moved.size());
+        }
+      }
+      result.demotedRecords += moved.size();
+      result.demotedBytes += bytes;
+      result.tombstones += tombstones;
+      counters.recordsDemoted.add(moved.size());
+      counters.bytesDemoted.add(bytes);
+      counters.demotionTombstones.add(tombstones);
+      counters.demotionsDroppedAsUpdated.add(dropped);
     });
     pending.clear();
     hooks.afterCommit(batchIndex);
+  }
+
+  /**
+   * Native step 6: makes the step's slow-tier writes durable (NativeDemotion rule 1), then compacts
+   * the file it read into its own level, where the filter drops the registered versions and the
+   * retained records are rewritten. If RocksDB will not compact that file alone (another compaction
+   * holds it, or took it), the file's key range is compacted instead, after any such compaction.
+   */
+  private void dropRegistered(MigrationPicker.FileInfo file) throws Exception {
+    db.syncWal();
+    hooks.beforeNativeCompaction(file.smallest, file.largest);
+    if (file.level >= 0) {
+      try {
+        db.compactFiles(fileCompactionOptions, fast,
+            List.of(file.path.substring(file.path.lastIndexOf('/'))), file.level, -1, null);
+        return;
+      } catch (RocksDBException e) {
+        LOG.fine(() -> "compacting " + file + " alone failed (" + e.getMessage() + "); compacting its range");
+      }
+    }
+    db.compactRange(fast, file.smallest, file.largest, compactOptions);
   }
 
   /**
@@ -436,6 +518,7 @@ final class TierMigrator implements AutoCloseable {
     stopping = true;
     readerOptions.close();
     writeOptions.close();
+    fileCompactionOptions.close();
     flushOptions.close();
     compactOptions.close();
   }

@@ -53,7 +53,7 @@ public final class CrashChild {
         .fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10).fastTargetFileBytes(64 << 10)
         .slowTargetFileBytes(256 << 10).blockCacheBytes(1 << 20).backgroundJobs(2)
         .migrationBatchBytes(16 << 10).maxWriteStall(Duration.ofMillis(50))
-        .syncWrites(true).build();
+        .syncWrites(true).nativeMigration(Boolean.parseBoolean(args[4])).build();
     HotRapDB db = HotRapDB.open(o, StoreHooks.migration(hooks));
     Thread[] writers = new Thread[2];
     for (int w = 0; w < writers.length; w++) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.hotrap.jni.NativeHooks;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
@@ -18,9 +19,14 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * I5 across crashes: a child JVM writing with sync is killed with SIGKILL during the load and in
@@ -28,7 +34,17 @@ import org.junit.jupiter.api.io.TempDir;
  * write or the one in flight at the kill, and nothing older.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
+@ParameterizedClass(name = "nativeMigration={0}")
+@ValueSource(booleans = {true, false})
 class CrashTest {
+  /** Which demotion path the child's store uses: every test runs on both. */
+  @Parameter boolean nativeMigration;
+
+  @BeforeEach
+  void requireNativeHooksWhenAsked() {
+    Assumptions.assumeTrue(!nativeMigration || NativeHooks.available(),
+        () -> "native demotion unavailable: " + NativeHooks.unavailableReason());
+  }
   @TempDir Path dir;
 
   /** Per key: the last acknowledged op and the op begun after it, as "version op". */
@@ -85,7 +101,7 @@ class CrashTest {
     String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
     Path opsLog = root.resolve("ops.log");
     ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", cp, CrashChild.class.getName(),
-        fast.toString(), slow.toString(), mode, opsLog.toString());
+        fast.toString(), slow.toString(), mode, opsLog.toString(), Boolean.toString(nativeMigration));
     pb.redirectError(root.resolve("child.err").toFile());
     root.toFile().mkdirs();
     Process child = pb.start();

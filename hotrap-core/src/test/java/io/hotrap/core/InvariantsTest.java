@@ -19,16 +19,23 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.rocksdb.CompactRangeOptions;
 import org.rocksdb.CompactRangeOptions.BottommostLevelCompaction;
 
 /** DESIGN.md §5: I1–I3 and I5 checked by looking into both column families. */
+@ParameterizedClass(name = "nativeMigration={0}")
+@ValueSource(booleans = {true, false})
 class InvariantsTest {
+  /** Which demotion path the store uses: every test runs on both. */
+  @Parameter boolean nativeMigration;
   @TempDir Path dir;
 
   /** A large budget keeps background migration away; the tests migrate explicitly. */
   private HotRapDB openQuiet() {
-    return HotRapDB.open(small(dir).fastBudgetBytes(256L << 20).build());
+    return HotRapDB.open(small(dir, nativeMigration).fastBudgetBytes(256L << 20).build());
   }
 
   private static void demoteEverything(HotRapDB db) throws Exception {
@@ -171,7 +178,7 @@ class InvariantsTest {
         cuts.add(holder[0].getSnapshot());
       }
     };
-    try (HotRapDB db = HotRapDB.open(small(dir).fastBudgetBytes(256L << 20)
+    try (HotRapDB db = HotRapDB.open(small(dir, nativeMigration).fastBudgetBytes(256L << 20)
         .migrationBatchBytes(4 << 10).build(), StoreHooks.migration(hooks))) {
       holder[0] = db;
       for (int i = 0; i < 500; i++) {

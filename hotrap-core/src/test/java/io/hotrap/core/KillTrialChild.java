@@ -24,8 +24,8 @@ public final class KillTrialChild {
 
   private KillTrialChild() {}
 
-  static HotRapOptions options(Path fast, Path slow) {
-    return HotRapOptions.builder().fastPath(fast).slowPath(slow)
+  static HotRapOptions options(Path fast, Path slow, boolean nativeMigration) {
+    return HotRapOptions.builder().nativeMigration(nativeMigration).fastPath(fast).slowPath(slow)
         .fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10).fastTargetFileBytes(64 << 10)
         .slowTargetFileBytes(256 << 10).blockCacheBytes(1 << 20).backgroundJobs(2)
         .promotionCacheBytes(32 << 10).hotnessCheck(false)
@@ -38,7 +38,7 @@ public final class KillTrialChild {
     FileOutputStream log = new FileOutputStream(args[2], true);
     int base = Integer.parseInt(args[3]);
     long seed = Long.parseLong(args[4]);
-    HotRapDB db = HotRapDB.open(options(fast, slow));
+    HotRapDB db = HotRapDB.open(options(fast, slow, Boolean.parseBoolean(args[5])));
     report(log, "R");
     System.out.println("R");
     System.out.flush();

@@ -5,6 +5,7 @@ import static io.hotrap.core.TestStores.versionOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.hotrap.jni.NativeHooks;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
@@ -49,9 +50,12 @@ class KillTrialsTest {
     long checkedKeys = 0;
     for (int trial = 0; trial < trials; trial++) {
       Path log = dir.resolve("ops-" + trial + ".log");
-      runAndKill(fast, slow, log, (trial + 1) * 10_000_000, trial, 200 + rnd.nextInt(1300));
+      // Trials alternate between the demotion paths (native where the hooks load), so a store is
+      // also reopened on the other path after a kill.
+      boolean nativeTrial = NativeHooks.available() && trial % 2 == 0;
+      runAndKill(fast, slow, log, (trial + 1) * 10_000_000, trial, 200 + rnd.nextInt(1300), nativeTrial);
       replay(log);
-      checkedKeys += check(fast, slow, trial);
+      checkedKeys += check(fast, slow, trial, nativeTrial);
       Files.delete(log);
     }
     assertTrue(checkedKeys > trials * 500L, "checked only " + checkedKeys + " keys");
@@ -59,12 +63,13 @@ class KillTrialsTest {
     assertTrue(promoted > 0, "no trial promoted anything");
   }
 
-  private void runAndKill(Path fast, Path slow, Path log, int base, long seed, long runMillis)
-      throws Exception {
+  private void runAndKill(Path fast, Path slow, Path log, int base, long seed, long runMillis,
+      boolean nativeMigration) throws Exception {
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
     ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", cp, KillTrialChild.class.getName(),
-        fast.toString(), slow.toString(), log.toString(), Integer.toString(base), Long.toString(seed));
+        fast.toString(), slow.toString(), log.toString(), Integer.toString(base), Long.toString(seed),
+        Boolean.toString(nativeMigration));
     pb.redirectError(dir.resolve("child.err").toFile());
     Process child = pb.start();
     try (BufferedReader out = new BufferedReader(
@@ -116,10 +121,10 @@ class KillTrialsTest {
     return p[1].equals("D") ? "absent" : "version " + p[0];
   }
 
-  private int check(Path fast, Path slow, int trial) {
+  private int check(Path fast, Path slow, int trial, boolean nativeMigration) {
     List<String> violations = new ArrayList<>();
     int present = 0;
-    try (HotRapDB db = HotRapDB.open(KillTrialChild.options(fast, slow))) {
+    try (HotRapDB db = HotRapDB.open(KillTrialChild.options(fast, slow, nativeMigration))) {
       for (int k = 0; k < KillTrialChild.KEYS; k++) {
         String actual = state(db.get(key(k)));
         if (!actual.equals(state(acked[k])) && (inFlight[k] == null || !actual.equals(state(inFlight[k])))) {

@@ -22,6 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Small concurrent histories checked for linearizability key by key, while migration and both
@@ -29,7 +32,11 @@ import org.junit.jupiter.api.io.TempDir;
  * issue, beside the randomized stale-read test ({@link PromotionRaceTest}).
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
+@ParameterizedClass(name = "nativeMigration={0}")
+@ValueSource(booleans = {true, false})
 class LinearizabilityTest {
+  /** Which demotion path the store uses: every test runs on both. */
+  @Parameter boolean nativeMigration;
   static final int ROUNDS = 300;
   static final int THREADS = 3;
   static final int OPS_PER_THREAD = 4;
@@ -58,7 +65,7 @@ class LinearizabilityTest {
 
   @Test
   void historiesOfGetsPutsAndDeletesAreLinearizableUnderMigrationAndPromotion() throws Exception {
-    HotRapOptions o = small(dir).fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10)
+    HotRapOptions o = small(dir, nativeMigration).fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10)
         .fastTargetFileBytes(64 << 10).migrationBatchBytes(16 << 10).promotionCacheBytes(4 << 10)
         .hotnessCheck(false).maxWriteStall(Duration.ofSeconds(30)).build();
     Map<Integer, String> initial = new HashMap<>();

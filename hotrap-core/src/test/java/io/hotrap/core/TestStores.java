@@ -1,10 +1,12 @@
 package io.hotrap.core;
 
+import io.hotrap.jni.NativeHooks;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksIterator;
@@ -28,6 +30,17 @@ final class TestStores {
         .slowTargetFileBytes(1L << 20)
         .blockCacheBytes(4L << 20)
         .backgroundJobs(2);
+  }
+
+  /**
+   * {@link #small(Path)} on one demotion path: native ({@link NativeDemotion}) or tombstones. The
+   * native variant is skipped, with the reason, where the native hooks did not load (no gcc at
+   * build time).
+   */
+  static HotRapOptions.Builder small(Path dir, boolean nativeMigration) {
+    Assumptions.assumeTrue(!nativeMigration || NativeHooks.available(),
+        () -> "native demotion unavailable: " + NativeHooks.unavailableReason());
+    return small(dir).nativeMigration(nativeMigration);
   }
 
   static byte[] key(int i) {

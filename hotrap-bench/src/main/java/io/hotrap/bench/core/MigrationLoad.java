@@ -2,60 +2,91 @@ package io.hotrap.bench.core;
 
 import io.hotrap.bench.Args;
 import io.hotrap.bench.Directories;
-import io.hotrap.core.HotRapDB;
-import io.hotrap.core.HotRapOptions;
+import io.hotrap.bench.harness.BenchSystem;
+import io.hotrap.bench.harness.HotRapSystem;
+import io.hotrap.bench.harness.SystemConfig;
+import io.hotrap.bench.harness.Systems;
 import io.hotrap.core.HotRapStats;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 /**
- * A write-only load of ten times the fast budget: how fast migration demotes (MiB/s of demoted
- * records over the time spent migrating) and the fast tier's write amplification (bytes RocksDB
- * wrote to the fast tier's SST files over the bytes users wrote).
+ * A write-only load of {@code --times} the fast budget into each system of {@code --systems}, one
+ * after the other with the same keys and values: load throughput (ops/s, settling included), the
+ * bytes each tier's flushes and compactions wrote and their write amplification over the bytes
+ * users wrote, and the slow tier's SST file count at the end. For HotRAP variants also how fast
+ * migration demotes (MiB of demoted records over the time spent migrating) and how demoted records
+ * left the fast tier (the native filter or tombstones).
  */
 public final class MigrationLoad {
   static final Path DEFAULT_DIR = Path.of("hotrap-data", "migration");
+  static final String DEFAULT_SYSTEMS = "rocksdb-tiered,hotrap,hotrap-tombstones";
 
   private MigrationLoad() {}
 
   public static void run(List<String> argv, PrintStream out) {
-    Args args = Args.parse("migration", argv, "dir", "budget-mib", "times", "value-bytes", "seed");
+    Args args = Args.parse("migration", argv, "dir", "budget-mib", "times", "value-bytes", "seed",
+        "systems");
     long budget = args.getLong("budget-mib", 8) << 20;
     long times = args.getLong("times", 10);
     int valueBytes = args.getInt("value-bytes", 1000);
-    SplittableRandom rnd = new SplittableRandom(args.getLong("seed", 5));
+    long seed = args.getLong("seed", 5);
+    List<String> systems = List.of(args.getString("systems", DEFAULT_SYSTEMS).split(","));
+    for (String s : systems) {
+      Systems.requireKnown(s);
+    }
     // Every option is read before the directory is emptied: a typo must not cost its data.
     Path root = Directories.fresh(args.getPath("dir", DEFAULT_DIR));
-    HotRapOptions options = HotRapOptions.builder()
-        .fastPath(root.resolve("fast")).slowPath(root.resolve("slow")).fastBudgetBytes(budget)
-        .build();
-    long userBytes = 0;
-    long start = System.nanoTime();
-    try (HotRapDB db = HotRapDB.open(options)) {
-      byte[] value = new byte[valueBytes];
-      while (userBytes < times * budget) {
-        rnd.nextBytes(value);
-        byte[] key = GetBenchmark.key(rnd.nextInt(Integer.MAX_VALUE));
-        db.put(key, value);
-        userBytes += key.length + value.length;
+    double mib = 1 << 20;
+    out.printf("migration: %d MiB fast budget, %dx its size written, %d B values%n",
+        budget >> 20, times, valueBytes);
+    out.printf("%-20s %10s %12s %12s %8s %8s %10s %12s %14s%n", "system", "ops/s", "fast MiB",
+        "slow MiB", "fast WA", "slow WA", "slow SSTs", "demote MiB/s", "tombstones");
+    for (String name : systems) {
+      Path dir = root.resolve(name);
+      SystemConfig config = new SystemConfig(dir.resolve("fast"), dir.resolve("slow"), budget, false);
+      SplittableRandom rnd = new SplittableRandom(seed);
+      long userBytes = 0;
+      long records = 0;
+      long start = System.nanoTime();
+      try (BenchSystem system = Systems.open(name, config)) {
+        byte[] value = new byte[valueBytes];
+        while (userBytes < times * budget) {
+          rnd.nextBytes(value);
+          byte[] key = GetBenchmark.key(rnd.nextInt(Integer.MAX_VALUE));
+          system.put(key, value);
+          userBytes += key.length + value.length;
+          records++;
+        }
+        system.settle();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        BenchSystem.Counters c = system.counters();
+        String demotion = "-";
+        String tombstones = "-";
+        if (system instanceof HotRapSystem h) {
+          HotRapStats s = h.stats();
+          demotion = String.format("%.2f", s.bytesDemoted() / mib / Math.max(1e-9, s.migrationNanos() / 1e9));
+          tombstones = Long.toString(s.demotionTombstones());
+        }
+        out.printf("%-20s %10.0f %12.1f %12.1f %8.2f %8.2f %10d %12s %14s%n", name, records / seconds,
+            c.fastCompactionBytes() / mib, c.slowCompactionBytes() / mib,
+            (double) c.fastCompactionBytes() / userBytes, (double) c.slowCompactionBytes() / userBytes,
+            sstFiles(config.slowDir()), demotion, tombstones);
       }
-      db.awaitBackgroundWork();
-      double seconds = (System.nanoTime() - start) / 1e9;
-      HotRapStats s = db.stats();
-      double mib = 1 << 20;
-      out.printf("migration: wrote %.1f MiB (%dx a %d MiB fast budget) in %.1f s%n",
-          userBytes / mib, times, budget >> 20, seconds);
-      out.printf("  demoted %.1f MiB in %d migrations, %.1f s migrating: %.2f MiB/s%n",
-          s.bytesDemoted() / mib, s.migrations(), s.migrationNanos() / 1e9,
-          s.bytesDemoted() / mib / Math.max(1e-9, s.migrationNanos() / 1e9));
-      out.printf("  fast tier wrote %.1f MiB to SSTs: write amplification %.2f;"
-              + " slow tier %.1f MiB (%.2f)%n",
-          s.fastBytesWritten() / mib, (double) s.fastBytesWritten() / userBytes,
-          s.slowBytesWritten() / mib, (double) s.slowBytesWritten() / userBytes);
-      out.printf("  largest fast tier seen %.2f MiB; writer stalls %d (%.1f s)%n",
-          s.maxFastSstBytes() / mib, s.writeStalls(), s.writeStallNanos() / 1e9);
+    }
+  }
+
+  private static long sstFiles(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      return s.filter(p -> p.getFileName().toString().endsWith(".sst")).count();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

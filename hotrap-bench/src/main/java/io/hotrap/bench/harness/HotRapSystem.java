@@ -7,7 +7,7 @@ import io.hotrap.ralt.RaltStats;
 import java.util.function.UnaryOperator;
 
 /** HotRAP and its ablations: a {@link HotRapDB} opened with one variant of its options. */
-final class HotRapSystem implements BenchSystem {
+public final class HotRapSystem implements BenchSystem {
   private final String name;
   private final HotRapDB db;
 
@@ -48,6 +48,11 @@ final class HotRapSystem implements BenchSystem {
         s.bytesPromotedByFlush(), s.bytesPromotedByCompaction(), s.bytesRetained(),
         s.bytesDemoted(), Math.max(0, s.fastBytesWritten()), Math.max(0, s.slowBytesWritten()),
         r == null ? 0 : r.bytesRead() + r.bytesWritten(), r == null ? 0 : r.hotSetLimit());
+  }
+
+  /** The store's own statistics. */
+  public HotRapStats stats() {
+    return db.stats();
   }
 
   @Override

@@ -8,7 +8,7 @@ public final class Systems {
   /** Every system, in report order. */
   public static final List<String> ALL = List.of("rocksdb-fd", "rocksdb-tiered", "hotrap",
       "hotrap-no-retain", "hotrap-no-hotness-check", "hotrap-no-by-compaction",
-      "hotrap-no-promotion");
+      "hotrap-no-promotion", "hotrap-tombstones");
 
   private Systems() {}
 
@@ -34,6 +34,8 @@ public final class Systems {
         return new HotRapSystem(name, config, b -> b.promoteByCompaction(false));
       case "hotrap-no-promotion":
         return new HotRapSystem(name, config, b -> b.promotion(false));
+      case "hotrap-tombstones":
+        return new HotRapSystem(name, config, b -> b.nativeMigration(false));
       default:
         throw unknown(name);
     }
