@@ -53,4 +53,57 @@ class MigrationPickerTest {
     assertNull(MigrationPicker.pick(List.of(), List.of(), (lo, hi) -> 0L));
     assertEquals(7, MigrationPicker.fileNumber("/000007.sst"));
   }
+  @Test
+  void slowIndexSumsTheSameOverlapAsAScanOfEveryFile() {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+    for (int trial = 0; trial < 200; trial++) {
+      // Level 0 overlaps freely; levels 1..3 are cut into disjoint files of a shuffled key space.
+      List<List<MigrationPicker.FileInfo>> levels = new java.util.ArrayList<>();
+      List<MigrationPicker.FileInfo> all = new java.util.ArrayList<>();
+      for (int level = 0; level < 4; level++) {
+        List<MigrationPicker.FileInfo> files = new java.util.ArrayList<>();
+        int at = rnd.nextInt(5);
+        int count = rnd.nextInt(level == 0 ? 4 : 12);
+        for (int f = 0; f < count; f++) {
+          int lo = level == 0 ? rnd.nextInt(1000) : at;
+          int hi = lo + rnd.nextInt(level == 0 ? 300 : 60);
+          at = hi + 1 + rnd.nextInt(20);
+          MigrationPicker.FileInfo info = file("f" + level + "-" + f, f, 1 + rnd.nextInt(1000),
+              String.format("%04d", lo), String.format("%04d", hi));
+          files.add(info);
+          all.add(info);
+        }
+        java.util.Collections.shuffle(files, new java.util.Random(trial));
+        levels.add(files);
+      }
+      MigrationPicker.SlowIndex index = new MigrationPicker.SlowIndex(levels);
+      for (int q = 0; q < 20; q++) {
+        int lo = rnd.nextInt(1100);
+        byte[] low = b(String.format("%04d", lo));
+        byte[] high = b(String.format("%04d", lo + rnd.nextInt(200)));
+        long expected = 0;
+        for (MigrationPicker.FileInfo f : all) {
+          if (f.overlaps(low, high)) {
+            expected += f.size;
+          }
+        }
+        assertEquals(expected, index.overlapBytes(low, high), "trial " + trial + " query " + q);
+      }
+    }
+  }
+
+  @Test
+  void rankPutsPositiveScoresFirstBestFirstThenTheRestOldestFirst() {
+    MigrationPicker.FileInfo cold = file("/000009.sst", 9, 100, "a", "b");
+    MigrationPicker.FileInfo half = file("/000003.sst", 3, 100, "c", "d");
+    MigrationPicker.FileInfo hotNew = file("/000008.sst", 8, 100, "e", "f");
+    MigrationPicker.FileInfo hotOld = file("/000002.sst", 2, 100, "g", "h");
+    Map<String, Long> hot = Map.of("c", 50L, "e", 100L, "g", 100L);
+    List<MigrationPicker.Pick> ranked = MigrationPicker.rank(List.of(hotNew, half, hotOld, cold),
+        MigrationPicker.SlowIndex.unsorted(List.of()),
+        (lo, hi) -> hot.getOrDefault(new String(lo, StandardCharsets.UTF_8), 0L));
+    assertEquals(List.of(cold, half, hotOld, hotNew), ranked.stream().map(p -> p.file).toList());
+    assertFalse(ranked.get(1).byAge);
+    assertTrue(ranked.get(2).byAge);
+  }
 }

@@ -47,6 +47,7 @@ import site.ycsb.DBException;
  *   <tr><td>hotrap.max.key.size</td><td>maxKeyBytes</td><td>bytes</td></tr>
  *   <tr><td>hotrap.max.value.size</td><td>maxValueBytes</td><td>bytes</td></tr>
  *   <tr><td>hotrap.sync.writes</td><td>syncWrites</td><td>true|false</td></tr>
+ *   <tr><td>hotrap.native.migration</td><td>nativeMigration</td><td>true|false</td></tr>
  *   <tr><td>hotrap.lock.stripes</td><td>lockStripes</td><td>power of two</td></tr>
  * </table>
  *
@@ -133,6 +134,8 @@ final class HotRapProperties {
         (b, p, v) -> b.maxValueBytes(parseIntBytes(p, v)));
     passThrough("hotrap.sync.writes", "syncWrites",
         (b, p, v) -> b.syncWrites(parseBoolean(p, v)));
+    passThrough("hotrap.native.migration", "nativeMigration",
+        (b, p, v) -> b.nativeMigration(parseBoolean(p, v)));
     passThrough("hotrap.lock.stripes", "lockStripes",
         (b, p, v) -> b.lockStripes(parseInt(p, v)));
   }

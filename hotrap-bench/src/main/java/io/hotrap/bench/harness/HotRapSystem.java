@@ -13,7 +13,7 @@ public final class HotRapSystem implements BenchSystem {
 
   HotRapSystem(String name, SystemConfig config, UnaryOperator<HotRapOptions.Builder> variant) {
     this.name = name;
-    // Every variant lives under the same directory name, so that one loaded template serves all.
+    // Variants of one load family live under the same directory name, so one template serves them.
     String dir = Systems.loadFamily(name);
     this.db = HotRapDB.open(variant.apply(
         config.hotrap(config.fastDir().resolve(dir), config.slowDir().resolve(dir))).build());

@@ -5,6 +5,7 @@ import io.hotrap.bench.report.MarkdownReport;
 import io.hotrap.bench.report.Plots;
 import io.hotrap.bench.report.RunCsv;
 import io.hotrap.bench.report.RunResult;
+import io.hotrap.bench.report.Sample;
 import io.hotrap.bench.report.Summary;
 import io.hotrap.bench.workload.Workload;
 import io.hotrap.bench.workload.WorkloadParams;
@@ -180,7 +181,10 @@ public final class Matrix {
     if (!Files.isDirectory(template)) {
       clear(config);
       try (BenchSystem s = Systems.open(family, config)) {
-        loadSeconds.put(template.toString(), runner.load(s, workload));
+        double seconds = runner.load(s, workload);
+        loadSeconds.put(template.toString(), seconds);
+        Summary.upsert(outDir.resolve("summary.csv"),
+            List.of(loadResult(family, profile, r, workload, seconds, s.counters())));
       }
       copyTree(config.fastDir().resolve(family), template.resolve("fast"));
       copyTree(config.slowDir().resolve(family), template.resolve("slow"));
@@ -198,6 +202,22 @@ public final class Matrix {
     } finally {
       clear(config);
     }
+  }
+
+  /**
+   * The {@code load} row of a system family in {@code summary.csv}: load throughput (records over
+   * the seconds of the load, settling included) and the bytes each tier's flushes and compactions
+   * wrote during it.
+   */
+  private RunResult loadResult(String family, Profile profile, Profile.Run r, Workload workload,
+      double seconds, BenchSystem.Counters c) {
+    double opsPerSecond = workload.loadRecords() / seconds;
+    Sample end = new Sample(seconds, "load", workload.loadRecords(), opsPerSecond, Double.NaN,
+        Double.NaN, Double.NaN, c.promotedByFlushBytes(), c.promotedByCompactionBytes(),
+        c.retainedBytes(), c.demotedBytes(), c.fastCompactionBytes(), c.slowCompactionBytes(),
+        c.raltBytes(), Double.NaN, 0, c.hotSetLimitBytes());
+    return new RunResult(family, "load", r.recordBytes(), profile.name(), slowDisk, List.of(end),
+        opsPerSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, seconds, 0, Double.NaN);
   }
 
   /** Rebuilds the summary, Markdown report and plots from every run CSV under the output. */

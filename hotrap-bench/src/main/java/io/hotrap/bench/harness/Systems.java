@@ -55,9 +55,13 @@ public final class Systems {
 
   /**
    * The directory name under which {@code system} keeps its data: the HotRAP variants share one
-   * loaded state (loading reads nothing, so they load alike) and so one template.
+   * loaded state (loading reads nothing, so they load alike) and so one template; the tombstone
+   * variant writes differently while it loads and keeps its own.
    */
   static String loadFamily(String system) {
+    if (system.equals("hotrap-tombstones")) {
+      return system;
+    }
     return system.startsWith("hotrap") ? "hotrap" : system;
   }
 }
