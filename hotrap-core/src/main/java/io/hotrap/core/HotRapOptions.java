@@ -603,6 +603,9 @@ public final class HotRapOptions {
         throw new IllegalStateException("promoteByCompaction(true) contradicts promotion(false):"
             + " promotion by compaction is part of promotion, which is off");
       }
+      // The native hooks load RocksDB's library if nothing has: load it first from the one shared
+      // copy (NativeLibrary), or asking whether the hooks are available would leave a copy per process.
+      NativeLibrary.load();
       if (Boolean.TRUE.equals(nativeMigration) && !NativeHooks.available()) {
         throw new IllegalStateException("nativeMigration(true) but the native hooks did not load: "
             + NativeHooks.unavailableReason());

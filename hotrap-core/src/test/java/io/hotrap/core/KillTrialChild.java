@@ -24,8 +24,13 @@ public final class KillTrialChild {
 
   private KillTrialChild() {}
 
-  static HotRapOptions options(Path fast, Path slow, boolean nativeMigration) {
-    return HotRapOptions.builder().nativeMigration(nativeMigration).fastPath(fast).slowPath(slow)
+  /** The child's options; {@code nativeMigration} null keeps the store's default path. */
+  static HotRapOptions options(Path fast, Path slow, Boolean nativeMigration) {
+    HotRapOptions.Builder b = HotRapOptions.builder();
+    if (nativeMigration != null) {
+      b.nativeMigration(nativeMigration);
+    }
+    return b.fastPath(fast).slowPath(slow)
         .fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10).fastTargetFileBytes(64 << 10)
         .slowTargetFileBytes(256 << 10).blockCacheBytes(1 << 20).backgroundJobs(2)
         .promotionCacheBytes(32 << 10).hotnessCheck(false)
@@ -38,7 +43,9 @@ public final class KillTrialChild {
     FileOutputStream log = new FileOutputStream(args[2], true);
     int base = Integer.parseInt(args[3]);
     long seed = Long.parseLong(args[4]);
-    HotRapDB db = HotRapDB.open(options(fast, slow, Boolean.parseBoolean(args[5])));
+    // The demotion path: the sixth argument, else the store's default.
+    Boolean nativeMigration = args.length > 5 ? Boolean.valueOf(args[5]) : null;
+    HotRapDB db = HotRapDB.open(options(fast, slow, nativeMigration));
     report(log, "R");
     System.out.println("R");
     System.out.flush();
