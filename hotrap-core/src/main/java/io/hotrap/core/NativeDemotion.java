@@ -2,7 +2,6 @@ package io.hotrap.core;
 
 import io.hotrap.jni.DemotionFilter;
 import io.hotrap.jni.DemotionSet;
-import io.hotrap.jni.ValueHash;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -16,21 +15,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * Three rules, each enforced where noted:
  * <ol>
- *   <li><b>Copy before drop.</b> {@link TierMigrator} registers a pair only after the batch that
- *       put the record into the slow tier is written, and syncs the WAL before it compacts; a crash
- *       at any point leaves the record in the slow tier, in the fast tier, or in both with the same
+ *   <li><b>Copy before drop.</b> {@link TierMigrator} copies a step's records into the slow tier
+ *       in its commits, syncs the WAL, and only then registers them; a crash or power loss at any
+ *       point leaves each record in the slow tier, in the fast tier, or in both with the same
  *       value (I5).
  *   <li><b>A write wins.</b> A writer calls {@link #beforeWrite} inside its shared hold of the
- *       {@link CommitGate}, before it writes; a step arms ({@link #arm}) and registers inside its
- *       exclusive hold. So a write either comes before the step's commit (the step finds the key in
- *       its {@link UpdatedKeys} and skips it) or after it (the writer sees the path armed and removes
- *       the key's pairs, so no compaction drops the new version, even one with the same bytes).
+ *       {@link CommitGate}, before it writes; a step arms ({@link #arm}) and registers inside one
+ *       exclusive hold, skipping the keys in its {@link UpdatedKeys}. So a write either comes
+ *       before the registration (its key is marked and not registered) or after it (the writer
+ *       sees the path armed and removes the key's pairs, so no compaction drops the new version,
+ *       even one with the same bytes).
  *   <li><b>Snapshots see what they saw.</b> RocksDB runs compaction filters on versions a live
- *       snapshot can see. A step registers a batch only if no user snapshot is open <em>after</em>
- *       the batch's slow-tier write: a snapshot counted later was taken after that write and reads
- *       the slow copy; otherwise the step writes tombstones for the batch instead (the fallback,
- *       counted in {@code demotionTombstones}). {@link HotRapDB#getSnapshot} counts a snapshot
- *       before it takes RocksDB's.
+ *       snapshot can see. A step registers only if no user snapshot is open at its registration,
+ *       which follows its copies: a snapshot counted later was taken after the copies and reads
+ *       them; otherwise the step writes tombstones for its records instead (the fallback, counted
+ *       in {@code demotionTombstones}). {@link HotRapDB#getSnapshot} counts a snapshot before it
+ *       takes RocksDB's.
  * </ol>
  * Plain iterators need no rule: each pins the files it reads, so a compaction that drops a version
  * does not change what an open iterator sees.
@@ -80,9 +80,9 @@ final class NativeDemotion implements AutoCloseable {
     armed.incrementAndGet();
   }
 
-  /** Registers the version {@code value} of {@code key} as demoted; only while armed. */
-  void register(byte[] key, byte[] value) {
-    set.add(key, ValueHash.of(value));
+  /** Registers the version of {@code key} whose value hashes to {@code valueHash} ({@link ValueHash}); only while armed. */
+  void register(byte[] key, long valueHash) {
+    set.add(key, valueHash);
   }
 
   /** Ends a step: removes its keys' pairs and disarms it. */

@@ -1,5 +1,6 @@
 package io.hotrap.core;
 
+import io.hotrap.jni.ValueHash;
 import io.hotrap.ralt.HotKeyIterator;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,6 +54,11 @@ import org.rocksdb.WriteOptions;
  *   <li>The fast tier is flushed and the round's key range compacted, which drops the demoted
  *       versions and rewrites the retained ones in place.
  * </ol>
+ * On the native path ({@link NativeDemotion}) step 4 only copies into the slow tier; at the end of
+ * the step the WAL is synced, the copies no user overwrote meanwhile are registered with the native
+ * filter in one exclusive hold of the gate (or tombstoned, while a user snapshot is open), and the
+ * file is compacted alone into its own level, where the filter drops them. Step 6 then runs only
+ * for files that wrote tombstones.
  * If a round demotes nothing because every candidate is hot, the next round ignores hotness: the
  * budget is a hard limit, retention a preference (counted in {@code retentionOverrides}).
  *
@@ -311,6 +317,9 @@ final class TierMigrator implements AutoCloseable {
     long retainedBytes;
     /** Demoted records removed from the fast tier by tombstones. */
     long tombstones;
+    /** Native path: keys copied to the slow tier and not yet registered, with their value hashes. */
+    final List<byte[]> copied = new ArrayList<>();
+    final LongList copiedHashes = new LongList();
     /** Keys registered with {@link NativeDemotion}: demoted records the step's compaction drops. */
     final List<byte[]> registered = new ArrayList<>();
   }
@@ -377,6 +386,9 @@ final class TierMigrator implements AutoCloseable {
       if (!pending.isEmpty() && !stopping) {
         commit(pending, updated, batchIndex, result);
       }
+      if (!result.copied.isEmpty() && !stopping) {
+        registerCopies(updated, result);
+      }
       if (!result.registered.isEmpty()) {
         dropRegistered(file);
       }
@@ -424,7 +436,7 @@ final class TierMigrator implements AutoCloseable {
       throws Exception {
     hooks.beforeCommit(batchIndex);
     gate.commit(() -> {
-      List<byte[][]> moved = new ArrayList<>(pending.size());
+      long records = 0;
       long bytes = 0;
       long dropped = 0;
       try (WriteBatch batch = new WriteBatch()) {
@@ -436,40 +448,22 @@ final class TierMigrator implements AutoCloseable {
           batch.put(slow, kv[0], kv[1]);
           if (nativeDemotion == null) {
             batch.delete(fast, kv[0]);
+          } else {
+            result.copied.add(kv[0]);
+            result.copiedHashes.add(ValueHash.of(kv[1]));
           }
-          moved.add(kv);
+          records++;
           bytes += kv[0].length + kv[1].length;
         }
-        if (!moved.isEmpty()) {
+        if (records > 0) {
           db.write(writeOptions, batch);
         }
       }
-      long tombstones = nativeDemotion == null ? moved.size() : 0;
-      if (nativeDemotion != null && !moved.isEmpty()) {
-        // NativeDemotion rule 3: read after the slow-tier write; a snapshot counted later sees it.
-        if (snapshotsOpen.getAsBoolean()) {
-          try (WriteBatch batch = new WriteBatch()) {
-            for (byte[][] kv : moved) {
-              batch.delete(fast, kv[0]);
-            }
-            db.write(writeOptions, batch);
-          }
-          tombstones = moved.size();
-        } else {
-          if (result.registered.isEmpty()) {
-            nativeDemotion.arm();
-          }
-          for (byte[][] kv : moved) {
-            result.registered.add(kv[0]);
-            nativeDemotion.register(kv[0], kv[1]);
-          }
-          counters.recordsDemotedNatively.add(moved.size());
-        }
-      }
-      result.demotedRecords += moved.size();
+      long tombstones = nativeDemotion == null ? records : 0;
+      result.demotedRecords += records;
       result.demotedBytes += bytes;
       result.tombstones += tombstones;
-      counters.recordsDemoted.add(moved.size());
+      counters.recordsDemoted.add(records);
       counters.bytesDemoted.add(bytes);
       counters.demotionTombstones.add(tombstones);
       counters.demotionsDroppedAsUpdated.add(dropped);
@@ -479,13 +473,56 @@ final class TierMigrator implements AutoCloseable {
   }
 
   /**
-   * Native step 6: makes the step's slow-tier writes durable (NativeDemotion rule 1), then compacts
-   * the file it read into its own level, where the filter drops the registered versions and the
+   * Native path, after a step's copies are committed: syncs the WAL, so the copies in the slow tier
+   * survive a power loss before any compaction may drop the fast versions (NativeDemotion rule 1);
+   * then, in one exclusive hold of the gate, registers every copied record that no user wrote since
+   * the step began (rule 2), or, if a user snapshot is open by then, tombstones those records
+   * instead (rule 3; a snapshot counted later was taken after the copies). A key written since is
+   * left alone: its new version is already newer than the copy.
+   */
+  private void registerCopies(UpdatedKeys updated, StepResult result) throws Exception {
+    db.syncWal();
+    gate.commit(() -> {
+      List<byte[]> live = new ArrayList<>(result.copied.size());
+      LongList liveHashes = new LongList();
+      for (int i = 0; i < result.copied.size(); i++) {
+        byte[] key = result.copied.get(i);
+        if (!updated.contains(key)) {
+          live.add(key);
+          liveHashes.add(result.copiedHashes.get(i));
+        }
+      }
+      if (live.isEmpty()) {
+        return;
+      }
+      if (snapshotsOpen.getAsBoolean()) {
+        try (WriteBatch batch = new WriteBatch()) {
+          for (byte[] key : live) {
+            batch.delete(fast, key);
+          }
+          db.write(writeOptions, batch);
+        }
+        result.tombstones += live.size();
+        counters.demotionTombstones.add(live.size());
+        return;
+      }
+      nativeDemotion.arm();
+      for (int i = 0; i < live.size(); i++) {
+        result.registered.add(live.get(i));
+        nativeDemotion.register(live.get(i), liveHashes.get(i));
+      }
+      counters.recordsDemotedNatively.add(live.size());
+    });
+    result.copied.clear();
+    result.copiedHashes.clear();
+  }
+
+  /**
+   * Native step 6: compacts the file the step read into its own level, where the filter drops the registered versions and the
    * retained records are rewritten. If RocksDB will not compact that file alone (another compaction
    * holds it, or took it), the file's key range is compacted instead, after any such compaction.
    */
   private void dropRegistered(MigrationPicker.FileInfo file) throws Exception {
-    db.syncWal();
     hooks.beforeNativeCompaction(file.smallest, file.largest);
     if (file.level >= 0) {
       try {
@@ -521,5 +558,26 @@ final class TierMigrator implements AutoCloseable {
     fileCompactionOptions.close();
     flushOptions.close();
     compactOptions.close();
+  }
+
+  /** A growable list of longs, to keep value hashes without boxing. */
+  static final class LongList {
+    private long[] values = new long[64];
+    private int size;
+
+    void add(long v) {
+      if (size == values.length) {
+        values = java.util.Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = v;
+    }
+
+    long get(int i) {
+      return values[i];
+    }
+
+    void clear() {
+      size = 0;
+    }
   }
 }

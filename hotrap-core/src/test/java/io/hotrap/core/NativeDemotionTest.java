@@ -101,6 +101,37 @@ class NativeDemotionTest {
     }
   }
 
+  /** Rule 2, earlier: a write between the step's copy and its registration is not registered. */
+  @Test
+  void aWriteBetweenCopyAndRegistrationIsNotDropped() throws Exception {
+    HotRapDB[] store = new HotRapDB[1];
+    byte[][] written = new byte[1][];
+    MigrationHooks hooks = new MigrationHooks() {
+      @Override
+      public void afterSnapshot(byte[] smallest, byte[] largest) {
+        if (written[0] == null) {
+          written[0] = smallest;
+        }
+      }
+
+      @Override
+      public void afterCommit(int batchIndex) {
+        if (batchIndex == 0 && written[0] != null) {
+          store[0].put(written[0], store[0].get(written[0]));
+        }
+      }
+    };
+    try (HotRapDB db = open(hooks)) {
+      store[0] = db;
+      loadAndFlush(db, 500);
+      db.migrator().migrateNow(Long.MAX_VALUE, true);
+      db.flush();
+      compactFast(db);
+      assertNotNull(rawGet(db, db.fastHandle(), written[0]), "the user's write is still on the fast tier");
+      assertTrue(db.stats().recordsDemotedNatively() > 0, "the step ran natively");
+    }
+  }
+
   /**
    * Rule 3: a snapshot open when a batch is committed makes that batch write tombstones, and the
    * snapshot keeps reading the versions it saw after every compaction.
