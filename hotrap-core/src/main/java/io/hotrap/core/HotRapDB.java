@@ -18,6 +18,8 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.ReadTier;
+import org.rocksdb.Status;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -88,6 +90,8 @@ public final class HotRapDB implements AutoCloseable {
   private final ColumnFamilyHandle fastCf;
   private final ColumnFamilyHandle slowCf;
   private final ReadOptions readOptions;
+  /** Reads that fail with {@code Incomplete} rather than do I/O; used with a flash cache. */
+  private final ReadOptions memoryOnlyReads;
   private final WriteOptions writeOptions;
   private final AccessTracker tracker;
   private final StoreCounters counters = new StoreCounters();
@@ -98,6 +102,9 @@ public final class HotRapDB implements AutoCloseable {
   private final TierMigrator migrator;
   /** Null when {@link HotRapOptions#promotion()} is off. */
   private final Promoter promoter;
+  /** Null without {@link HotRapOptions#flashCache()}. */
+  private final SlowTierCache flashCache;
+  private final String storeId;
   private final MigrationScheduler scheduler;
   private final TierEventListener listener;
   private final HotRapMetrics metrics;
@@ -117,18 +124,25 @@ public final class HotRapDB implements AutoCloseable {
     this.fastCf = handles.get(1);
     this.slowCf = handles.get(2);
     this.listener = listener;
+    this.storeId = storeId;
     this.readOptions = new ReadOptions();
+    this.memoryOnlyReads = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
     this.writeOptions = new WriteOptions().setSync(options.syncWrites());
     this.tracker = AccessTracker.open(options.raltOptions());
     this.gate = new CommitGate(new StripedWriteCounters(options.lockStripes()));
     Promoter p = null;
+    SlowTierCache fc = null;
     boolean constructed = false;
     try {
       p = options.promotion() ? new Promoter(db, fastCf, options, gate, tracker, counters, hooks.promotion()) : null;
       this.promoter = p;
-      if (promoter != null) {
-        gate.setPromotionInvalidator(promoter);
+      fc = options.flashCache() != null ? SlowTierCache.open(options, gate.stripes(), counters,
+          storeId, db.getLatestSequenceNumber()) : null;
+      this.flashCache = fc;
+      if (fc != null) {
+        counters.flashStats = fc::stats;
       }
+      gate.setPromotionInvalidator(invalidators(promoter, flashCache));
       this.throttle = new WriteThrottle(options.writeStallBytes(), options.maxWriteStall().toNanos(),
           counters);
       this.migrator = new TierMigrator(db, fastCf, slowCf, options, gate, tracker, counters,
@@ -143,8 +157,12 @@ public final class HotRapDB implements AutoCloseable {
         if (p != null) {
           p.close();
         }
+        if (fc != null) {
+          fc.close();
+        }
         tracker.close();
         readOptions.close();
+        memoryOnlyReads.close();
         writeOptions.close();
       }
     }
@@ -244,6 +262,9 @@ public final class HotRapDB implements AutoCloseable {
     migrator.refreshSizes();
     listener.attach(migrator, scheduler);
     scheduler.start();
+    if (flashCache != null) {
+      metrics.addBinder(flashCache.metrics());
+    }
     if (options.meterRegistry() != null) {
       metrics.bindTo(options.meterRegistry());
     }
@@ -283,13 +304,18 @@ public final class HotRapDB implements AutoCloseable {
 
   /**
    * Fast tier, then the promotion cache (its mutable table, then the tables being checked), then
-   * the slow tier (DESIGN.md §4). Reads at a snapshot ({@code latest} false) skip the cache, which
-   * holds only newest versions, and do not offer what they read to it.
+   * the slow tier (DESIGN.md §4); with a flash cache, the slow tier is read in three steps: its
+   * memtables and block cache without I/O, then the flash cache, then the disk ({@link
+   * SlowTierCache}). Reads at a snapshot ({@code latest} false) skip both caches, which hold only
+   * newest versions, and do not offer what they read to them.
    */
   private byte[] read(ReadOptions ro, byte[] key, boolean latest) {
     try {
       Promoter p = latest ? promoter : null;
-      long counter = p != null ? p.beforeFastLookup(key) : 0;
+      SlowTierCache fc = latest ? flashCache : null;
+      // Rule P2's counter, read before the fast lookup, guards both caches' inserts.
+      long counter = p != null ? p.beforeFastLookup(key)
+          : fc != null ? gate.stripes().counter(gate.stripes().stripeOf(key)) : 0;
       byte[] value = db.get(fastCf, ro, key);
       if (value == null && p != null) {
         value = p.lookup(key);
@@ -299,12 +325,37 @@ public final class HotRapDB implements AutoCloseable {
         tracker.record(key, value.length);
         return value;
       }
-      value = db.get(slowCf, ro, key);
       counters.getsServedSlow.increment();
+      if (fc != null) {
+        // The slow tier's memtables, filters and block cache first, without I/O: a record found
+        // there (or ruled out) needs neither the flash cache nor the disk. (keyMayExist's value
+        // is not used: in RocksJava 11.8.1 it sometimes reported an empty value as found.)
+        try {
+          value = db.get(slowCf, memoryOnlyReads, key);
+          if (value == null) {
+            return null;
+          }
+          tracker.record(key, value.length);
+          return value;
+        } catch (RocksDBException e) {
+          if (e.getStatus() == null || e.getStatus().getCode() != Status.Code.Incomplete) {
+            throw e;
+          }
+        }
+        value = fc.lookup(key);
+        if (value != null) {
+          tracker.record(key, value.length);
+          return value;
+        }
+      }
+      value = db.get(slowCf, ro, key);
       if (value != null) {
         tracker.record(key, value.length);
         if (p != null) {
           p.offer(key, value, counter);
+        }
+        if (fc != null) {
+          fc.offer(key, value, counter);
         }
       }
       return value;
@@ -553,6 +604,14 @@ public final class HotRapDB implements AutoCloseable {
       promoter.close();
     }
     migrator.close();
+    if (flashCache != null) {
+      // After the last write and move: the saved items are current for this sequence number.
+      try {
+        flashCache.close(storeId, db.getLatestSequenceNumber());
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "closing the flash cache failed; it will start cold", e);
+      }
+    }
     metrics.unbindAll();
     for (AutoCloseable view : openViews.toArray(new AutoCloseable[0])) {
       try {
@@ -563,6 +622,7 @@ public final class HotRapDB implements AutoCloseable {
     }
     tracker.close();
     readOptions.close();
+    memoryOnlyReads.close();
     writeOptions.close();
     try {
       db.syncWal();
@@ -603,6 +663,8 @@ public final class HotRapDB implements AutoCloseable {
   TierMigrator migrator() { return migrator; }
 
   Promoter promoter() { return promoter; }
+
+  SlowTierCache flashCache() { return flashCache; }
 
   MigrationScheduler scheduler() { return scheduler; }
 
@@ -645,6 +707,20 @@ public final class HotRapDB implements AutoCloseable {
     if (snapshot.owner() != this) {
       throw new IllegalArgumentException("the snapshot belongs to another store");
     }
+  }
+
+  /** What a user write invalidates under its stripe lock: the promotion cache and the flash cache. */
+  private static CommitGate.PromotionInvalidator invalidators(Promoter promoter, SlowTierCache flash) {
+    if (promoter == null) {
+      return flash != null ? flash : CommitGate.PromotionInvalidator.NONE;
+    }
+    if (flash == null) {
+      return promoter;
+    }
+    return key -> {
+      promoter.invalidate(key);
+      flash.invalidate(key);
+    };
   }
 
   private static <T extends AutoCloseable> T track(List<AutoCloseable> resources, T resource) {
