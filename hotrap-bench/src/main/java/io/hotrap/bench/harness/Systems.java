@@ -8,7 +8,7 @@ public final class Systems {
   /** Every system, in report order. */
   public static final List<String> ALL = List.of("rocksdb-fd", "rocksdb-tiered", "hotrap",
       "hotrap-no-retain", "hotrap-no-hotness-check", "hotrap-no-by-compaction",
-      "hotrap-no-promotion");
+      "hotrap-no-promotion", "rocksdb-sc", "sas-cache", "rocksdb-pcache");
 
   private Systems() {}
 
@@ -34,6 +34,12 @@ public final class Systems {
         return new HotRapSystem(name, config, b -> b.promoteByCompaction(false));
       case "hotrap-no-promotion":
         return new HotRapSystem(name, config, b -> b.promotion(false));
+      case "rocksdb-sc":
+        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PLAIN);
+      case "sas-cache":
+        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.SAS);
+      case "rocksdb-pcache":
+        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PERSISTENT);
       default:
         throw unknown(name);
     }
@@ -56,6 +62,9 @@ public final class Systems {
    * loaded state (loading reads nothing, so they load alike) and so one template.
    */
   static String loadFamily(String system) {
+    if (system.equals("sas-cache") || system.equals("rocksdb-pcache")) {
+      return "rocksdb-sc"; // RocksDB on the slow disk, loaded alike; each run's cache starts cold
+    }
     return system.startsWith("hotrap") ? "hotrap" : system;
   }
 }
