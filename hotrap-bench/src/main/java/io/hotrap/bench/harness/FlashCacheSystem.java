@@ -70,8 +70,15 @@ final class FlashCacheSystem implements BenchSystem {
   /** The three shapes. */
   enum Kind { PLAIN, SAS, PERSISTENT }
 
-  /** DRAM tier of the flash cache: SAS-Cache's CacheLib ran with 8 MB of DRAM (§V-B). */
-  static final long DRAM_BYTES = 8L << 20;
+  /**
+   * Largest DRAM tier of the flash cache: SAS-Cache's CacheLib ran with 8 MB of DRAM over 5 GB of
+   * flash (§V-B). At the harness's small budgets the tier gets a 16th of the flash instead, so that
+   * most of what it holds reaches flash within a run.
+   */
+  static final long MAX_DRAM_BYTES = 8L << 20;
+  static final int FLASH_TO_DRAM = 16;
+  /** Flash regions at small sizes: the cache needs a few dozen of them. */
+  static final int REGIONS = 64;
   private static final int STRIPES = 1024;
   private static final int GROUP_BYTES = Long.BYTES;
   private static final int LEVEL_MULTIPLIER = 10;
@@ -120,7 +127,8 @@ final class FlashCacheSystem implements BenchSystem {
         fc = FlashCache.builder()
             .directory(cacheDir)
             .flashBytes(config.fastBudgetBytes())
-            .dramBytes(DRAM_BYTES)
+            .regionBytes(regionBytes(config.fastBudgetBytes()))
+            .dramBytes(Math.min(MAX_DRAM_BYTES, config.fastBudgetBytes() / FLASH_TO_DRAM))
             .bypassFilter(kind == Kind.SAS)
             .invalidGroupsRemembered(kind == Kind.SAS ? 10 : 0)
             .warmRestart(false)
@@ -146,8 +154,16 @@ final class FlashCacheSystem implements BenchSystem {
             System.err.println(name + ": " + message);
           }
         });
-        PersistentCache pc = track(new PersistentCache(Env.getDefault(), cacheDir.toString(),
-            config.fastBudgetBytes(), quiet, false));
+        PersistentCache pc;
+        try {
+          pc = track(new PersistentCache(Env.getDefault(), cacheDir.toString(),
+              config.fastBudgetBytes(), quiet, false));
+        } catch (RocksDBException e) {
+          throw new IllegalStateException("RocksJava's PersistentCache rejected a size of "
+              + config.fastBudgetBytes() + " bytes (" + e.getMessage() + "); RocksDB's"
+              + " persistent cache needs room for its 100 MiB cache files, so use a larger"
+              + " --budget-mib", e);
+        }
         table.setPersistentCache(pc);
       }
       statistics = track(new Statistics());
@@ -182,6 +198,12 @@ final class FlashCacheSystem implements BenchSystem {
         closeResources();
       }
     }
+  }
+
+  /** A 64th of the flash, 4 KiB-aligned, in [64 KiB, 16 MiB] (the cache's default floor is 1 MiB). */
+  static int regionBytes(long flashBytes) {
+    long r = Math.max(64L << 10, Math.min(16L << 20, flashBytes / REGIONS));
+    return (int) (r / 4096 * 4096);
   }
 
   private <T extends AutoCloseable> T track(T resource) {
