@@ -263,7 +263,7 @@ public final class HotRapDB implements AutoCloseable {
     listener.attach(migrator, scheduler);
     scheduler.start();
     if (flashCache != null) {
-      metrics.addBinder(flashCache.metrics());
+      metrics.addBinder(flashCache.metrics(metrics.tags()));
     }
     if (options.meterRegistry() != null) {
       metrics.bindTo(options.meterRegistry());

@@ -11,7 +11,9 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.hotrap.ralt.RaltStats;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 
@@ -54,6 +56,11 @@ public final class HotRapMetrics implements MeterBinder {
     this.tags = Tags.of(Tag.of("store", store));
   }
 
+  /** The tags every meter of this store carries ({@code store=<id>}). */
+  Tags tags() {
+    return tags;
+  }
+
   /** Binds {@code binder}'s meters wherever this binder's are bound from now on. */
   synchronized void addBinder(MeterBinder binder) {
     parts.add(binder);
@@ -63,8 +70,14 @@ public final class HotRapMetrics implements MeterBinder {
   public synchronized void bindTo(MeterRegistry registry) {
     registries.add(registry);
     for (MeterBinder part : parts) {
-      // The flash cache's meters read its counters, which outlive it; they stay registered.
+      // A part registers its meters itself; find them by this store's tag to unbind them later.
+      Set<Meter> before = new HashSet<>(registry.getMeters());
       part.bindTo(registry);
+      for (Meter m : registry.getMeters()) {
+        if (!before.contains(m)) {
+          bound.add(m);
+        }
+      }
     }
     counter(registry, "hotrap.gets.flash", "Gets the flash cache served (part of tier=slow)", null,
         null, null, c -> c.getsServedFlash.sum());

@@ -1,7 +1,9 @@
 package io.hotrap.core;
 
 import io.hotrap.cache.flash.FlashCache;
+import io.hotrap.cache.flash.FlashCacheMetrics;
 import io.hotrap.cache.flash.FlashCacheStats;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -180,8 +182,9 @@ final class SlowTierCache implements CommitGate.PromotionInvalidator, AutoClosea
     return cache.stats();
   }
 
-  MeterBinder metrics() {
-    return cache.metrics();
+  /** The cache's {@code hotrap.flash.*} meters, tagged with {@code tags}. */
+  MeterBinder metrics(Iterable<Tag> tags) {
+    return new FlashCacheMetrics(cache, tags);
   }
 
   /** Waits for the cache's background work (region writes, evictions); for tests. */

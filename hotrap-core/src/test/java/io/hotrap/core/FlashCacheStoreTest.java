@@ -183,7 +183,11 @@ class FlashCacheStoreTest {
       assertEquals(1.0, registry.get("hotrap.gets.flash").functionCounter().count());
       assertTrue(registry.get("hotrap.flash.gets").tag("result", "dram").functionCounter().count()
           + registry.get("hotrap.flash.gets").tag("result", "flash").functionCounter().count() >= 1);
+      String store = registry.get("hotrap.gets.flash").functionCounter().getId().getTag("store");
+      assertEquals(store, registry.get("hotrap.flash.gets").tag("result", "dram").functionCounter()
+          .getId().getTag("store"), "the cache's meters carry the store's tag");
     }
+    assertTrue(registry.find("hotrap.flash.gets").meters().isEmpty(), "close unbinds them");
   }
 
   @Test
