@@ -50,6 +50,12 @@ import java.util.logging.Logger;
  * </ol>
  * Reads at a snapshot neither use nor fill the cache: it holds only newest versions.
  *
+ * <p><b>Cost of the lock.</b> The insert runs under the stripe lock, as the promotion cache's does.
+ * It lands in the cache's DRAM tier; when that is full, Caffeine evicts on the inserting thread and
+ * the evicted item is copied into an in-memory region buffer, which may wait for the cache's writer
+ * to free one. Writers of keys in the same stripe (1 in {@link HotRapOptions#lockStripes()}) wait
+ * that long; writers of other keys do not.
+ *
  * <p><b>Failures.</b> A lookup or insert that fails (an I/O error of the cache's file is a miss
  * inside {@link FlashCache}) is logged and treated as a miss or skipped: the cache never fails a
  * get. Invalidation cannot fail while the store is open.
