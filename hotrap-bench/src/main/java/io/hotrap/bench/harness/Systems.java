@@ -8,7 +8,7 @@ public final class Systems {
   /** Every system, in report order. */
   public static final List<String> ALL = List.of("rocksdb-fd", "rocksdb-tiered", "hotrap",
       "hotrap-no-retain", "hotrap-no-hotness-check", "hotrap-no-by-compaction",
-      "hotrap-no-promotion", "rocksdb-sc", "sas-cache", "rocksdb-pcache");
+      "hotrap-no-promotion", "rocksdb-sc", "sas-cache", "sas-cache-rec", "rocksdb-pcache");
 
   private Systems() {}
 
@@ -35,11 +35,13 @@ public final class Systems {
       case "hotrap-no-promotion":
         return new HotRapSystem(name, config, b -> b.promotion(false));
       case "rocksdb-sc":
-        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PLAIN);
+        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PLAIN, true);
       case "sas-cache":
-        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.SAS);
+        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.SAS, true);
+      case "sas-cache-rec":
+        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.SAS, false);
       case "rocksdb-pcache":
-        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PERSISTENT);
+        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PERSISTENT, false);
       default:
         throw unknown(name);
     }
@@ -62,7 +64,8 @@ public final class Systems {
    * loaded state (loading reads nothing, so they load alike) and so one template.
    */
   static String loadFamily(String system) {
-    if (system.equals("sas-cache") || system.equals("rocksdb-pcache")) {
+    if (system.equals("sas-cache") || system.equals("sas-cache-rec")
+        || system.equals("rocksdb-pcache")) {
       return "rocksdb-sc"; // RocksDB on the slow disk, loaded alike; each run's cache starts cold
     }
     return system.startsWith("hotrap") ? "hotrap" : system;

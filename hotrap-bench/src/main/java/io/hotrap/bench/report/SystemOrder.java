@@ -20,6 +20,7 @@ final class SystemOrder {
       "hotrap-no-promotion",
       "rocksdb-sc",
       "sas-cache",
+      "sas-cache-rec",
       "rocksdb-pcache");
 
   static final Comparator<String> COMPARATOR =

@@ -69,6 +69,21 @@ class FlashCacheSystemTest {
   }
 
   @Test
+  void recordSizedItemsLetTheSameFlashHoldMoreRecords() {
+    long blockBytesWritten;
+    try (BenchSystem s = Systems.open("sas-cache", config())) {
+      readsSeeEveryWrite(s);
+      blockBytesWritten = s.flash().bytesWritten();
+    }
+    try (BenchSystem s = Systems.open("sas-cache-rec", config())) {
+      readsSeeEveryWrite(s);
+      // 1000-byte values padded to 4 KiB blocks write about four times the bytes.
+      assertTrue(s.flash().bytesWritten() * 2 < blockBytesWritten,
+          s.flash().bytesWritten() + " vs " + blockBytesWritten);
+    }
+  }
+
+  @Test
   void thePlainSecondaryCacheLooksUpEveryMiss() {
     try (BenchSystem s = Systems.open("rocksdb-sc", config())) {
       readsSeeEveryWrite(s);
