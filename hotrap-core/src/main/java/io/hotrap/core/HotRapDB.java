@@ -40,7 +40,9 @@ import org.rocksdb.WriteOptions;
  * the slow tier, and offers a slow hit to the cache ({@link Promoter}, rule P2 of DESIGN.md §6); a version reaches the slow tier only through the fast tier,
  * and leaves the fast tier in the same atomic batch that writes it to the slow one, so a fast hit
  * is always the newest version (I1, I2). Scans merge both tiers at one snapshot. Every returned
- * record is logged as an access in RALT.
+ * record is logged as an access in RALT. With {@link HotRapOptions#flashCache()}, a get reads the
+ * slow tier through a record-level flash cache on the fast disk ({@link SlowTierCache}), which
+ * writes keep from serving an old version.
  *
  * <p><b>Concurrency.</b> All methods are thread-safe. Writers follow the {@link CommitGate}
  * protocol so that a write racing a migration always wins; writers wait in {@link WriteThrottle}
@@ -62,7 +64,8 @@ import org.rocksdb.WriteOptions;
  *       it leaves the record where it was (I5); and because the log is recovered as a prefix, a
  *       synced user write that followed a mover's batch carries that batch with it.
  *   <li>SST files of both tiers are synced by RocksDB before they become part of the store; RALT's
- *       files and the promotion cache hold no user data: losing them costs hotness, never a value.
+ *       files, the promotion cache and the flash cache hold no user data: losing them costs hotness
+ *       or hits, never a value (the flash cache starts cold after a crash).
  *   <li>The fast disk holds the log and the manifest: losing it loses the store, whatever the slow
  *       disk keeps.
  * </ul>
