@@ -607,14 +607,6 @@ public final class HotRapDB implements AutoCloseable {
       promoter.close();
     }
     migrator.close();
-    if (flashCache != null) {
-      // After the last write and move: the saved items are current for this sequence number.
-      try {
-        flashCache.close(storeId, db.getLatestSequenceNumber());
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "closing the flash cache failed; it will start cold", e);
-      }
-    }
     metrics.unbindAll();
     for (AutoCloseable view : openViews.toArray(new AutoCloseable[0])) {
       try {
@@ -627,10 +619,25 @@ public final class HotRapDB implements AutoCloseable {
     readOptions.close();
     memoryOnlyReads.close();
     writeOptions.close();
+    boolean walSynced = false;
     try {
       db.syncWal();
+      walSynced = true;
     } catch (RocksDBException e) {
       LOG.log(Level.WARNING, "WAL sync at close failed", e);
+    }
+    if (flashCache != null) {
+      // After the last write and move, and once the log holds them durably: the saved items are
+      // current for this sequence number, which a recovery after a power loss reaches again.
+      try {
+        if (walSynced) {
+          flashCache.close(storeId, db.getLatestSequenceNumber());
+        } else {
+          flashCache.close();
+        }
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "closing the flash cache failed; it will start cold", e);
+      }
     }
     defaultCf.close();
     fastCf.close();
