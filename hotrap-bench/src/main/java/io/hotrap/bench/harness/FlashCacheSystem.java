@@ -60,13 +60,15 @@ import org.rocksdb.WriteOptions;
  * semantics the three ideas act on, a cached record carries the SST file it was read from
  * ({@link SstGroups}, an approximation) and, as a block would, dies with that file: a hit on a
  * record whose file compaction deleted counts as a miss and the record is read and inserted again.
- * A block-level cache also stores a whole block for each record it caches: with records smaller
+ *
+ * <p>A block-level cache also stores a whole block for each record it caches: with records smaller
  * than a block, its flash and DRAM hold fewer of the records that are read than a record cache of
  * the same bytes. So each cached record is padded to the table's block size (4 KiB): a 1 KiB
  * record costs what its block would. The neighbours a real block brings along are not modelled
  * (under a scattered hot set they are mostly cold). {@code sas-cache-rec} is {@code sas-cache}
  * without the padding: a record-level flash cache in its own right.
- * The flash cache's DRAM tier plays the block cache from which De-SCache and SAS-Cache insert:
+ *
+ * <p>The flash cache's DRAM tier plays the block cache from which De-SCache and SAS-Cache insert:
  * what it evicts is offered to flash. User writes invalidate the key (under a striped lock, with
  * the write counter check that closes the insert-after-read race, as in HotRAP's own flash cache).
  *
