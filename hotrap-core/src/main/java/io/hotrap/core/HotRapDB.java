@@ -19,6 +19,8 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.ReadTier;
+import org.rocksdb.Status;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -39,7 +41,9 @@ import org.rocksdb.WriteOptions;
  * the slow tier, and offers a slow hit to the cache ({@link Promoter}, rule P2 of DESIGN.md §6); a version reaches the slow tier only through the fast tier,
  * and leaves the fast tier in the same atomic batch that writes it to the slow one, so a fast hit
  * is always the newest version (I1, I2). Scans merge both tiers at one snapshot. Every returned
- * record is logged as an access in RALT.
+ * record is logged as an access in RALT. With {@link HotRapOptions#flashCache()}, a get reads the
+ * slow tier through a record-level flash cache on the fast disk ({@link SlowTierCache}), which
+ * writes keep from serving an old version.
  *
  * <p><b>Concurrency.</b> All methods are thread-safe. Writers follow the {@link CommitGate}
  * protocol so that a write racing a migration always wins; writers wait in {@link WriteThrottle}
@@ -61,7 +65,8 @@ import org.rocksdb.WriteOptions;
  *       it leaves the record where it was (I5); and because the log is recovered as a prefix, a
  *       synced user write that followed a mover's batch carries that batch with it.
  *   <li>SST files of both tiers are synced by RocksDB before they become part of the store; RALT's
- *       files and the promotion cache hold no user data: losing them costs hotness, never a value.
+ *       files, the promotion cache and the flash cache hold no user data: losing them costs hotness
+ *       or hits, never a value (the flash cache starts cold after a crash).
  *   <li>The fast disk holds the log and the manifest: losing it loses the store, whatever the slow
  *       disk keeps.
  * </ul>
@@ -89,6 +94,8 @@ public final class HotRapDB implements AutoCloseable {
   private final ColumnFamilyHandle fastCf;
   private final ColumnFamilyHandle slowCf;
   private final ReadOptions readOptions;
+  /** Reads that fail with {@code Incomplete} rather than do I/O; used with a flash cache. */
+  private final ReadOptions memoryOnlyReads;
   private final WriteOptions writeOptions;
   private final AccessTracker tracker;
   private final StoreCounters counters = new StoreCounters();
@@ -99,6 +106,9 @@ public final class HotRapDB implements AutoCloseable {
   private final TierMigrator migrator;
   /** Null when {@link HotRapOptions#promotion()} is off. */
   private final Promoter promoter;
+  /** Null without {@link HotRapOptions#flashCache()}. */
+  private final SlowTierCache flashCache;
+  private final String storeId;
   private final MigrationScheduler scheduler;
   private final TierEventListener listener;
   private final HotRapMetrics metrics;
@@ -128,18 +138,25 @@ public final class HotRapDB implements AutoCloseable {
     this.fastCf = handles.get(1);
     this.slowCf = handles.get(2);
     this.listener = listener;
+    this.storeId = storeId;
     this.readOptions = new ReadOptions();
+    this.memoryOnlyReads = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
     this.writeOptions = new WriteOptions().setSync(options.syncWrites());
     this.tracker = AccessTracker.open(options.raltOptions());
     this.gate = new CommitGate(new StripedWriteCounters(options.lockStripes()));
     Promoter p = null;
+    SlowTierCache fc = null;
     boolean constructed = false;
     try {
       p = options.promotion() ? new Promoter(db, fastCf, options, gate, tracker, counters, hooks.promotion()) : null;
       this.promoter = p;
-      if (promoter != null) {
-        gate.setPromotionInvalidator(promoter);
+      fc = options.flashCache() != null ? SlowTierCache.open(options, gate.stripes(), counters,
+          storeId, db.getLatestSequenceNumber()) : null;
+      this.flashCache = fc;
+      if (fc != null) {
+        counters.flashStats = fc::stats;
       }
+      gate.setPromotionInvalidator(invalidators(promoter, flashCache));
       this.throttle = new WriteThrottle(options.writeStallBytes(), options.maxWriteStall().toNanos(),
           counters);
       this.migrator = new TierMigrator(db, fastCf, slowCf, options, gate, tracker, counters,
@@ -154,8 +171,12 @@ public final class HotRapDB implements AutoCloseable {
         if (p != null) {
           p.close();
         }
+        if (fc != null) {
+          fc.close();
+        }
         tracker.close();
         readOptions.close();
+        memoryOnlyReads.close();
         writeOptions.close();
       }
     }
@@ -262,6 +283,9 @@ public final class HotRapDB implements AutoCloseable {
     migrator.refreshSizes();
     listener.attach(migrator, scheduler);
     scheduler.start();
+    if (flashCache != null) {
+      metrics.addBinder(flashCache.metrics(metrics.tags()));
+    }
     if (options.meterRegistry() != null) {
       metrics.bindTo(options.meterRegistry());
     }
@@ -301,13 +325,18 @@ public final class HotRapDB implements AutoCloseable {
 
   /**
    * Fast tier, then the promotion cache (its mutable table, then the tables being checked), then
-   * the slow tier (DESIGN.md §4). Reads at a snapshot ({@code latest} false) skip the cache, which
-   * holds only newest versions, and do not offer what they read to it.
+   * the slow tier (DESIGN.md §4); with a flash cache, the slow tier is read in three steps: its
+   * memtables and block cache without I/O, then the flash cache, then the disk ({@link
+   * SlowTierCache}). Reads at a snapshot ({@code latest} false) skip both caches, which hold only
+   * newest versions, and do not offer what they read to them.
    */
   private byte[] read(ReadOptions ro, byte[] key, boolean latest) {
     try {
       Promoter p = latest ? promoter : null;
-      long counter = p != null ? p.beforeFastLookup(key) : 0;
+      SlowTierCache fc = latest ? flashCache : null;
+      // Rule P2's counter, read before the fast lookup, guards both caches' inserts.
+      long counter = p != null ? p.beforeFastLookup(key)
+          : fc != null ? gate.stripes().counter(gate.stripes().stripeOf(key)) : 0;
       byte[] value = db.get(fastCf, ro, key);
       if (value == null && p != null) {
         value = p.lookup(key);
@@ -317,12 +346,37 @@ public final class HotRapDB implements AutoCloseable {
         tracker.record(key, value.length);
         return value;
       }
-      value = db.get(slowCf, ro, key);
       counters.getsServedSlow.increment();
+      if (fc != null) {
+        // The slow tier's memtables, filters and block cache first, without I/O: a record found
+        // there (or ruled out) needs neither the flash cache nor the disk. (keyMayExist's value
+        // is not used: in RocksJava 11.8.1 it sometimes reported an empty value as found.)
+        try {
+          value = db.get(slowCf, memoryOnlyReads, key);
+          if (value == null) {
+            return null;
+          }
+          tracker.record(key, value.length);
+          return value;
+        } catch (RocksDBException e) {
+          if (e.getStatus() == null || e.getStatus().getCode() != Status.Code.Incomplete) {
+            throw e;
+          }
+        }
+        value = fc.lookup(key);
+        if (value != null) {
+          tracker.record(key, value.length);
+          return value;
+        }
+      }
+      value = db.get(slowCf, ro, key);
       if (value != null) {
         tracker.record(key, value.length);
         if (p != null) {
           p.offer(key, value, counter);
+        }
+        if (fc != null) {
+          fc.offer(key, value, counter);
         }
       }
       return value;
@@ -597,11 +651,27 @@ public final class HotRapDB implements AutoCloseable {
     }
     tracker.close();
     readOptions.close();
+    memoryOnlyReads.close();
     writeOptions.close();
+    boolean walSynced = false;
     try {
       db.syncWal();
+      walSynced = true;
     } catch (RocksDBException e) {
       LOG.log(Level.WARNING, "WAL sync at close failed", e);
+    }
+    if (flashCache != null) {
+      // After the last write and move, and once the log holds them durably: the saved items are
+      // current for this sequence number, which a recovery after a power loss reaches again.
+      try {
+        if (walSynced) {
+          flashCache.close(storeId, db.getLatestSequenceNumber());
+        } else {
+          flashCache.close();
+        }
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "closing the flash cache failed; it will start cold", e);
+      }
     }
     defaultCf.close();
     fastCf.close();
@@ -637,6 +707,8 @@ public final class HotRapDB implements AutoCloseable {
   TierMigrator migrator() { return migrator; }
 
   Promoter promoter() { return promoter; }
+
+  SlowTierCache flashCache() { return flashCache; }
 
   MigrationScheduler scheduler() { return scheduler; }
 
@@ -680,6 +752,20 @@ public final class HotRapDB implements AutoCloseable {
     if (snapshot.owner() != this) {
       throw new IllegalArgumentException("the snapshot belongs to another store");
     }
+  }
+
+  /** What a user write invalidates under its stripe lock: the promotion cache and the flash cache. */
+  private static CommitGate.PromotionInvalidator invalidators(Promoter promoter, SlowTierCache flash) {
+    if (promoter == null) {
+      return flash != null ? flash : CommitGate.PromotionInvalidator.NONE;
+    }
+    if (flash == null) {
+      return promoter;
+    }
+    return key -> {
+      promoter.invalidate(key);
+      flash.invalidate(key);
+    };
   }
 
   private static <T extends AutoCloseable> T track(List<AutoCloseable> resources, T resource) {

@@ -11,7 +11,9 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.hotrap.ralt.RaltStats;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 
@@ -44,6 +46,8 @@ public final class HotRapMetrics implements MeterBinder {
   private final Tags tags;
   private final List<Meter> bound = new ArrayList<>();
   private final List<MeterRegistry> registries = new ArrayList<>();
+  /** Meters of parts with binders of their own (the flash cache's {@code hotrap.flash.*}). */
+  private final List<MeterBinder> parts = new ArrayList<>();
 
   HotRapMetrics(StoreCounters counters, AccessTracker tracker, long budget, String store) {
     this.counters = counters;
@@ -52,9 +56,34 @@ public final class HotRapMetrics implements MeterBinder {
     this.tags = Tags.of(Tag.of("store", store));
   }
 
+  /** The tags every meter of this store carries ({@code store=<id>}). */
+  Tags tags() {
+    return tags;
+  }
+
+  /** Binds {@code binder}'s meters wherever this binder's are bound from now on. */
+  synchronized void addBinder(MeterBinder binder) {
+    parts.add(binder);
+  }
+
   @Override
   public synchronized void bindTo(MeterRegistry registry) {
     registries.add(registry);
+    for (MeterBinder part : parts) {
+      // A part registers its meters itself; find them by this store's tag to unbind them later.
+      Set<Meter> before = new HashSet<>(registry.getMeters());
+      part.bindTo(registry);
+      for (Meter m : registry.getMeters()) {
+        if (!before.contains(m)) {
+          bound.add(m);
+        }
+      }
+    }
+    counter(registry, "hotrap.gets.flash", "Gets the flash cache served (part of tier=slow)", null,
+        null, null, c -> c.getsServedFlash.sum());
+    counter(registry, "hotrap.flash.inserts.aborted",
+        "Slow-tier reads not inserted into the flash cache because a write raced them", null, null,
+        null, c -> c.flashInsertsAborted.sum());
     counter(registry, "hotrap.gets", "Gets by the tier that served them", null, "tier", "fast",
         c -> c.getsServedFast.sum());
     counter(registry, "hotrap.gets", "Gets by the tier that served them", null, "tier", "slow",

@@ -107,6 +107,8 @@ public final class HotRapOptions {
   private final boolean nativeMigration;
   private final int lockStripes;
   private final MeterRegistry meterRegistry;
+  /** Null without a flash cache. */
+  private final FlashCacheOptions flashCache;
 
   private HotRapOptions(Builder b, RaltOptions ralt, long blockCache, long writeBuffer,
       long fastFile, long slowFile, long promotionCache) {
@@ -144,6 +146,7 @@ public final class HotRapOptions {
     syncWrites = b.syncWrites;
     lockStripes = b.lockStripes;
     meterRegistry = b.meterRegistry;
+    flashCache = b.flashCache;
   }
 
   /** A builder with every setting at its default; paths and fast budget must be set. */
@@ -297,6 +300,29 @@ public final class HotRapOptions {
   /** Registry the store binds its meters to, or null. */
   public MeterRegistry meterRegistry() { return meterRegistry; }
 
+  /** The flash cache in front of the slow tier's gets, or null for none (the default). */
+  public FlashCacheOptions flashCache() { return flashCache; }
+
+  /**
+   * The flash cache's directory: the one its options name, else {@code <fastPath>/flash-cache};
+   * null without a flash cache.
+   */
+  public Path flashCacheDirectory() {
+    if (flashCache == null) {
+      return null;
+    }
+    return flashCache.directory() != null ? flashCache.directory()
+        : fastPath.resolve(FlashCacheOptions.DEFAULT_DIRECTORY);
+  }
+
+  /**
+   * Fast-disk bytes the store's data may take: the fast tier's budget plus the flash cache's region
+   * file, if any (see {@link FlashCacheOptions}).
+   */
+  public long fastDiskBytes() {
+    return fastBudgetBytes + (flashCache != null ? flashCache.flashBytes() : 0);
+  }
+
 
   @Override
   public String toString() {
@@ -315,7 +341,8 @@ public final class HotRapOptions {
         + ", promoteByCompaction=" + promoteByCompaction + ", promotionCacheBytes=" + promotionCacheBytes
         + ", maxPromotedRecordBytes=" + maxPromotedRecordBytes
         + ", maxKeyBytes=" + maxKeyBytes + ", maxValueBytes=" + maxValueBytes
-        + ", syncWrites=" + syncWrites + ", lockStripes=" + lockStripes + '}';
+        + ", syncWrites=" + syncWrites + ", lockStripes=" + lockStripes
+        + ", flashCache=" + flashCache + '}';
   }
 
   /** Validating builder of {@link HotRapOptions}. Not thread-safe. */
@@ -354,6 +381,7 @@ public final class HotRapOptions {
     private boolean syncWrites;
     private int lockStripes = DEFAULT_LOCK_STRIPES;
     private MeterRegistry meterRegistry;
+    private FlashCacheOptions flashCache;
 
     private Builder() {}
 
@@ -573,6 +601,18 @@ public final class HotRapOptions {
       return this;
     }
 
+    /**
+     * A record-level flash cache on the fast disk in front of the slow tier's gets (DESIGN.md §14):
+     * a get that misses the fast tier and the promotion cache, and whose record the slow tier's
+     * block cache does not hold, tries the flash cache before reading the slow disk, and a record
+     * read from the slow disk is inserted. Its bytes are on the fast disk besides the budget
+     * ({@link FlashCacheOptions}). Default: none.
+     */
+    public Builder flashCache(FlashCacheOptions options) {
+      this.flashCache = Objects.requireNonNull(options, "flashCache");
+      return this;
+    }
+
 
     /**
      * Builds the options.
@@ -594,6 +634,17 @@ public final class HotRapOptions {
       if (fastPath.equals(slowPath) || fastPath.startsWith(slowPath) || slowPath.startsWith(fastPath)) {
         throw new IllegalStateException(
             "fastPath (" + fastPath + ") and slowPath (" + slowPath + ") must not overlap");
+      }
+      if (flashCache != null && flashCache.directory() != null) {
+        Path d = flashCache.directory();
+        if (d.equals(fastPath) || d.startsWith(slowPath)
+            || d.startsWith(fastPath.resolve(StoreLayout.DB_DIR))
+            || d.startsWith(fastPath.resolve(StoreLayout.DATA_DIR))
+            || d.startsWith(fastPath.resolve(StoreLayout.RALT_DIR))) {
+          throw new IllegalStateException("the flash cache's directory (" + d + ") must be on the"
+              + " fast disk apart from the store's own directories: not the fast path, not under"
+              + " the slow path or under " + fastPath + "/{db,data,ralt}");
+        }
       }
       if (!promotion && Boolean.TRUE.equals(hotnessCheck)) {
         throw new IllegalStateException("hotnessCheck(true) contradicts promotion(false): the hotness"

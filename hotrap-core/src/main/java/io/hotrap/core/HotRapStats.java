@@ -10,6 +10,9 @@ import io.hotrap.ralt.RaltStats;
 public final class HotRapStats {
   private final long getsServedFast;
   private final long getsServedSlow;
+  private final long getsServedFlash;
+  private final long flashInsertsAborted;
+  private final io.hotrap.cache.flash.FlashCacheStats flashCacheStats;
   private final long fastSstBytes;
   private final long slowSstBytes;
   private final long maxFastSstBytes;
@@ -51,6 +54,10 @@ public final class HotRapStats {
     this.slowBytesWritten = slowBytesWritten;
     getsServedFast = c.getsServedFast.sum();
     getsServedSlow = c.getsServedSlow.sum();
+    getsServedFlash = c.getsServedFlash.sum();
+    flashInsertsAborted = c.flashInsertsAborted.sum();
+    java.util.function.Supplier<io.hotrap.cache.flash.FlashCacheStats> flash = c.flashStats;
+    flashCacheStats = flash != null ? flash.get() : null;
     fastSstBytes = c.fastSstBytes;
     slowSstBytes = c.slowSstBytes;
     maxFastSstBytes = c.maxFastSstBytes;
@@ -100,6 +107,19 @@ public final class HotRapStats {
 
   /** Gets that read the slow tier, whether they found the key or not. */
   public long getsServedSlow() { return getsServedSlow; }
+
+  /**
+   * Gets the flash cache served ({@link HotRapOptions#flashCache()}); part of
+   * {@link #getsServedSlow()}, which counts every get that went past the fast tier and the
+   * promotion cache. 0 without a flash cache.
+   */
+  public long getsServedFlash() { return getsServedFlash; }
+
+  /** Slow-tier reads not inserted into the flash cache because a write of their key raced them. */
+  public long flashInsertsAborted() { return flashInsertsAborted; }
+
+  /** The flash cache's own counters (hits by tier, bytes written, bypassed lookups), or null without one. */
+  public io.hotrap.cache.flash.FlashCacheStats flashCacheStats() { return flashCacheStats; }
 
   /** Live SST bytes of the fast tier at the last refresh (after each flush, compaction, migration). */
   public long fastSstBytes() { return fastSstBytes; }

@@ -38,6 +38,12 @@ final class StoreCounters {
   final LongAdder promotionReadsNotAdmitted = new LongAdder();
   /** Slow-tier hits not cached because checks fell behind and the cache was at its bound. */
   final LongAdder promotionInsertsShed = new LongAdder();
+  /** Gets the flash cache served (also counted in {@link #getsServedSlow}). */
+  final LongAdder getsServedFlash = new LongAdder();
+  /** Slow-tier reads not inserted into the flash cache because a write raced them (rule P2). */
+  final LongAdder flashInsertsAborted = new LongAdder();
+  /** The flash cache's own counters; null without one. */
+  volatile java.util.function.Supplier<io.hotrap.cache.flash.FlashCacheStats> flashStats;
   /** User writes waiting in {@link WriteThrottle} for room on the fast tier right now. */
   final AtomicInteger writersStalled = new AtomicInteger();
   volatile long fastSstBytes;

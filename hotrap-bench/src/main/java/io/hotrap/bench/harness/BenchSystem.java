@@ -22,6 +22,11 @@ public interface BenchSystem extends AutoCloseable {
   /** Cumulative counters since the system was opened. */
   Counters counters();
 
+  /** Cumulative counters of the system's flash cache, or null for a system without one. */
+  default FlashCounters flash() {
+    return null;
+  }
+
   @Override
   void close();
 
@@ -43,4 +48,21 @@ public interface BenchSystem extends AutoCloseable {
   record Counters(long gets, long fastGets, long promotedByFlushBytes,
       long promotedByCompactionBytes, long retainedBytes, long demotedBytes,
       long fastCompactionBytes, long slowCompactionBytes, long raltBytes, long hotSetLimitBytes) {}
+
+  /**
+   * Cumulative counters of a flash cache in front of the slow disk (DESIGN.md §14); -1 where a
+   * system cannot tell.
+   *
+   * @param lookups gets that looked the cache up (past the bypass filter, if any)
+   * @param hits lookups it served with a valid record
+   * @param bypassed gets the bypass filter sent straight to the slow disk
+   * @param bytesWritten bytes written to the cache's flash file
+   * @param offered items offered to flash (evicted from the cache's DRAM tier)
+   * @param offeredFromDeleted of those, items of SST files compaction had deleted
+   * @param dropped offered items the cache did not write (insertion control, no room)
+   * @param gets gets of the system
+   * @param getsWithoutSlowRead gets served without reading the slow disk
+   */
+  record FlashCounters(long lookups, long hits, long bypassed, long bytesWritten, long offered,
+      long offeredFromDeleted, long dropped, long gets, long getsWithoutSlowRead) {}
 }

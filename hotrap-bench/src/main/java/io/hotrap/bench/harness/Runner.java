@@ -1,6 +1,7 @@
 package io.hotrap.bench.harness;
 
 import io.hotrap.bench.report.ConsoleProgress;
+import io.hotrap.bench.report.FlashResult;
 import io.hotrap.bench.report.LatencyRecorder;
 import io.hotrap.bench.report.RunResult;
 import io.hotrap.bench.report.Sample;
@@ -75,6 +76,7 @@ public final class Runner {
     AtomicReference<String> phase = new AtomicReference<>(workload.phases().get(0));
     BlockCacheProbe.Totals blockCache = new BlockCacheProbe.Totals();
     Sampler sampler = new Sampler(system, done, latency, phase, blockCache);
+    BenchSystem.FlashCounters flashBefore = system.flash();
     long deadline = System.nanoTime() + duration.toNanos();
     ConsoleProgress progress = new ConsoleProgress(out,
         "run " + system.name() + " " + workload.name() + " (seconds)", duration.toSeconds(), "s");
@@ -88,6 +90,7 @@ public final class Runner {
       progress.finish();
     }
     double runSeconds = (System.nanoTime() - start) / 1e9;
+    FlashResult flash = flashResult(flashBefore, system.flash());
     List<Sample> samples = sampler.samples();
     int finalCount = Math.max(1, (int) Math.ceil(samples.size() * FINAL_SHARE));
     double throughput = 0;
@@ -107,7 +110,28 @@ public final class Runner {
     return new RunResult(system.name(), workload.name(), info.recordBytes(), info.profile(),
         info.slowDisk(), samples, throughput, hitRate, latency.totalPercentileMicros(50),
         latency.totalPercentileMicros(99), info.oracleHitRate(), sampler.peakRss, info.loadSeconds(),
-        runSeconds, BlockCacheProbe.hitRate(blockHits, blockMisses));
+        runSeconds, BlockCacheProbe.hitRate(blockHits, blockMisses), flash);
+  }
+
+  /** The flash cache's figures over the run phase, from its counters before and after; null without one. */
+  static FlashResult flashResult(BenchSystem.FlashCounters a, BenchSystem.FlashCounters b) {
+    if (a == null || b == null) {
+      return null;
+    }
+    long lookups = b.lookups() - a.lookups();
+    long gets = b.gets() - a.gets();
+    long offered = b.offered() - a.offered();
+    long dead = b.offeredFromDeleted() - a.offeredFromDeleted();
+    long dropped = b.dropped() - a.dropped();
+    boolean known = b.offered() >= 0;
+    long written = offered - dropped;
+    return new FlashResult(
+        lookups <= 0 ? Double.NaN : (double) (b.hits() - a.hits()) / lookups,
+        gets <= 0 ? Double.NaN : (double) (b.getsWithoutSlowRead() - a.getsWithoutSlowRead()) / gets,
+        b.bytesWritten() < 0 ? -1 : b.bytesWritten() - a.bytesWritten(),
+        !known || written <= 0 ? Double.NaN : (double) Math.max(0, dead - dropped) / written,
+        !known || offered <= 0 ? Double.NaN : (double) dead / offered,
+        b.bypassed() - a.bypassed());
   }
 
   /** What a run's result records besides what the runner measures. */

@@ -8,7 +8,8 @@ public final class Systems {
   /** Every system, in report order. */
   public static final List<String> ALL = List.of("rocksdb-fd", "rocksdb-tiered", "hotrap",
       "hotrap-no-retain", "hotrap-no-hotness-check", "hotrap-no-by-compaction",
-      "hotrap-no-promotion", "hotrap-tombstones");
+      "hotrap-no-promotion", "hotrap-tombstones", "rocksdb-sc", "sas-cache", "sas-cache-rec",
+      "rocksdb-pcache");
 
   private Systems() {}
 
@@ -36,6 +37,14 @@ public final class Systems {
         return new HotRapSystem(name, config, b -> b.promotion(false));
       case "hotrap-tombstones":
         return new HotRapSystem(name, config, b -> b.nativeMigration(false));
+      case "rocksdb-sc":
+        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PLAIN, true);
+      case "sas-cache":
+        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.SAS, true);
+      case "sas-cache-rec":
+        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.SAS, false);
+      case "rocksdb-pcache":
+        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PERSISTENT, false);
       default:
         throw unknown(name);
     }
@@ -61,6 +70,10 @@ public final class Systems {
   static String loadFamily(String system) {
     if (system.equals("hotrap-tombstones")) {
       return system;
+    }
+    if (system.equals("sas-cache") || system.equals("sas-cache-rec")
+        || system.equals("rocksdb-pcache")) {
+      return "rocksdb-sc"; // RocksDB on the slow disk, loaded alike; each run's cache starts cold
     }
     return system.startsWith("hotrap") ? "hotrap" : system;
   }

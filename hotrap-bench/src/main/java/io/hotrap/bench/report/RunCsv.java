@@ -37,6 +37,12 @@ import java.util.Map;
  * # load_seconds: 312.5
  * # run_seconds: 600.0
  * # block_cache_hit_rate: 0.97
+ * # flash_lookup_hit_ratio: 0.99        (these six only for a system with a flash cache)
+ * # flash_overall_hit_ratio: 0.81
+ * # flash_bytes_written: 123456789
+ * # flash_deleted_file_insert_share: 0.02
+ * # flash_deleted_file_offer_share: 0.2
+ * # flash_bypassed_lookups: 4567
  * elapsed_seconds,phase,operations,throughput,fast_hit_rate,...,hot_set_limit_bytes
  * 1.0,run,50210,50210.0,0.91,...
  * </pre>
@@ -158,7 +164,12 @@ public final class RunCsv {
         f.longValue("peak_rss_bytes"),
         f.doubleValue("load_seconds"),
         f.doubleValue("run_seconds"),
-        f.optionalDouble("block_cache_hit_rate"));
+        f.optionalDouble("block_cache_hit_rate"),
+        comments.containsKey("flash_lookup_hit_ratio") ? new FlashResult(
+            f.doubleValue("flash_lookup_hit_ratio"), f.doubleValue("flash_overall_hit_ratio"),
+            f.longValue("flash_bytes_written"), f.doubleValue("flash_deleted_file_insert_share"),
+            f.doubleValue("flash_deleted_file_offer_share"), f.longValue("flash_bypassed_lookups"))
+            : null);
   }
 
   /** {@code p50GetMicros} to {@code p50_get_micros}. */
@@ -192,6 +203,15 @@ public final class RunCsv {
     c.put("load_seconds", Double.toString(r.loadSeconds()));
     c.put("run_seconds", Double.toString(r.runSeconds()));
     c.put("block_cache_hit_rate", Double.toString(r.blockCacheHitRate()));
+    FlashResult flash = r.flash();
+    if (flash != null) {
+      c.put("flash_lookup_hit_ratio", Double.toString(flash.lookupHitRatio()));
+      c.put("flash_overall_hit_ratio", Double.toString(flash.overallHitRatio()));
+      c.put("flash_bytes_written", Long.toString(flash.bytesWritten()));
+      c.put("flash_deleted_file_insert_share", Double.toString(flash.deletedFileInsertShare()));
+      c.put("flash_deleted_file_offer_share", Double.toString(flash.deletedFileOfferShare()));
+      c.put("flash_bypassed_lookups", Long.toString(flash.bypassedLookups()));
+    }
     return c;
   }
 

@@ -24,6 +24,7 @@ import java.util.List;
  * @param blockCacheHitRate over the final 10% of the run phase, the share of the data blocks the
  *     clients' gets looked up in the block cache that were there (index and filter blocks left
  *     out); NaN when unknown or there was no lookup
+ * @param flash what the system's flash cache did, or null for a system without one
  */
 public record RunResult(
     String system,
@@ -40,10 +41,21 @@ public record RunResult(
     long peakRssBytes,
     double loadSeconds,
     double runSeconds,
-    double blockCacheHitRate) {
+    double blockCacheHitRate,
+    FlashResult flash) {
 
   public RunResult {
     samples = List.copyOf(samples);
+  }
+
+  /** A result of a system without a flash cache. */
+  public RunResult(String system, String workload, int recordBytes, String profile, String slowDisk,
+      List<Sample> samples, double throughput, double fastHitRate, double p50GetMicros,
+      double p99GetMicros, double oracleHitRate, long peakRssBytes, double loadSeconds,
+      double runSeconds, double blockCacheHitRate) {
+    this(system, workload, recordBytes, profile, slowDisk, samples, throughput, fastHitRate,
+        p50GetMicros, p99GetMicros, oracleHitRate, peakRssBytes, loadSeconds, runSeconds,
+        blockCacheHitRate, null);
   }
 
   /** The last sample, or null when the run phase produced none. */

@@ -21,7 +21,9 @@ import java.util.function.ToLongFunction;
  * {@code throughput} (ops/s over the final 10% of the run, 1 decimal), {@code fast_hit_rate} (4
  * decimals), {@code p99_get_us} and {@code p50_get_us} (µs, 1 decimal), {@code oracle_hit_rate} (4
  * decimals), {@code block_cache_hit_rate} (data blocks, final 10% of the run, 4 decimals), then the byte counters of the run's last sample ({@code promoted_by_flush_bytes}
- * ... {@code ralt_bytes}), {@code peak_rss_bytes}, {@code profile} and {@code slow_disk}. A value
+ * ... {@code ralt_bytes}), for systems with a flash cache {@code flash_lookup_hit_ratio},
+ * {@code overall_hit_ratio}, {@code flash_bytes_written} and {@code deleted_file_insert_share}
+ * ({@link FlashResult}; empty for the others), {@code peak_rss_bytes}, {@code profile} and {@code slow_disk}. A value
  * that is not a number, or a counter of a run without samples, is left empty. Columns the file
  * holds beyond these are kept, and left empty in new rows.
  *
@@ -48,6 +50,10 @@ public final class Summary {
       "fast_compaction_bytes",
       "slow_compaction_bytes",
       "ralt_bytes",
+      "flash_lookup_hit_ratio",
+      "overall_hit_ratio",
+      "flash_bytes_written",
+      "deleted_file_insert_share",
       "peak_rss_bytes",
       "profile",
       "slow_disk");
@@ -133,6 +139,13 @@ public final class Summary {
     row.put("fast_compaction_bytes", counter(last, Sample::fastCompactionBytes));
     row.put("slow_compaction_bytes", counter(last, Sample::slowCompactionBytes));
     row.put("ralt_bytes", counter(last, Sample::raltBytes));
+    FlashResult flash = r.flash();
+    row.put("flash_lookup_hit_ratio", flash == null ? "" : decimal(flash.lookupHitRatio(), 4));
+    row.put("overall_hit_ratio", flash == null ? "" : decimal(flash.overallHitRatio(), 4));
+    row.put("flash_bytes_written", flash == null || flash.bytesWritten() < 0 ? ""
+        : Long.toString(flash.bytesWritten()));
+    row.put("deleted_file_insert_share", flash == null ? ""
+        : decimal(flash.deletedFileInsertShare(), 4));
     row.put("peak_rss_bytes", Long.toString(r.peakRssBytes()));
     row.put("profile", r.profile());
     row.put("slow_disk", r.slowDisk());

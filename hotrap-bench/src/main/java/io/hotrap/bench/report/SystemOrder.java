@@ -17,7 +17,11 @@ final class SystemOrder {
       "hotrap-no-retain",
       "hotrap-no-hotness-check",
       "hotrap-no-by-compaction",
-      "hotrap-no-promotion");
+      "hotrap-no-promotion",
+      "rocksdb-sc",
+      "sas-cache",
+      "sas-cache-rec",
+      "rocksdb-pcache");
 
   static final Comparator<String> COMPARATOR =
       Comparator.comparingInt(SystemOrder::rank).thenComparing(Comparator.naturalOrder());

@@ -12,7 +12,9 @@ public enum Mix {
   /** Write-heavy: 50% reads, 50% inserts of new records. */
   WH(0.5, true),
   /** Update-heavy: 50% reads, 50% updates of loaded records. */
-  UH(0.5, false);
+  UH(0.5, false),
+  /** Read-mostly: 90% reads, 10% updates of loaded records (SAS-Cache's default mix, §V-B). */
+  RU(0.9, false);
 
   private final double readShare;
   private final boolean writesInsert;

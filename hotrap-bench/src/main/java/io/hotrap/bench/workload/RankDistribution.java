@@ -46,6 +46,16 @@ abstract class RankDistribution {
     return new Zipfian(n, s);
   }
 
+  /**
+   * db_bench's {@code read_random_exp_range} (SAS-Cache's "Exp Range", Table II): a draw is
+   * {@code floor(exp(-u * range) * (n + 1))} for u uniform in [0, 1), so its density falls as 1/x
+   * from {@code (n + 1) e^-range} up to n; larger ranges are more skewed. Ranks count from the
+   * most popular draw; the ranks below {@code (n + 1) e^-range} are never drawn, as in db_bench.
+   */
+  static RankDistribution expRange(int n, double range) {
+    return new ExpRange(n, range);
+  }
+
   /** The number of ranks that make up {@code fraction} of {@code n}, at least one. */
   static int count(int n, double fraction) {
     return (int) Math.max(1, Math.round(fraction * n));
@@ -120,6 +130,35 @@ abstract class RankDistribution {
         hot = count - cold;
       }
       return Math.min(1, hot * hotEach + cold * coldEach);
+    }
+  }
+
+  private static final class ExpRange extends RankDistribution {
+    private final double range;
+    private final long lowest;
+
+    ExpRange(int n, double range) {
+      super(n);
+      if (!(range > 0) || Double.isInfinite(range)) {
+        throw new IllegalArgumentException("range must be positive and finite but was " + range);
+      }
+      this.range = range;
+      this.lowest = (long) Math.floor((n + 1.0) * Math.exp(-range));
+    }
+
+    @Override
+    int next(SplittableRandom random) {
+      long v = (long) (Math.exp(-random.nextDouble() * range) * (n + 1.0));
+      return (int) Math.max(0, Math.min(n - 1, v - lowest));
+    }
+
+    @Override
+    double topShare(long count) {
+      if (count <= 0) {
+        return 0;
+      }
+      double share = 1 - Math.log((n + 1.0) / (lowest + count)) / range;
+      return Math.max(0, Math.min(1, share));
     }
   }
 

@@ -20,6 +20,8 @@ import java.util.SplittableRandom;
  *   <li>{@code zipf}: Zipfian with {@link WorkloadParams#zipfS()}, or with the exponent the name
  *       gives ({@code zipf0.8}); {@code zipfian} is accepted for {@code zipf};
  *   <li>{@code uniform};
+ *   <li>{@code exprangeR}: db_bench's {@code read_random_exp_range} with range R, SAS-Cache's
+ *       read-only workload (e.g. {@code ro-exprange5});
  *   <li>{@code latest}: Zipfian over recency: the newest key is the most popular, then the one
  *       before it, and so on, over the {@code records} newest keys. Newest means highest id: with
  *       an inserting mix the inserts of all threads count, in the order they were acknowledged;
@@ -60,9 +62,9 @@ public final class Workload {
 
   private static final String TRACE_PREFIX = "trace:";
 
-  private static final String ACCEPTED = "accepted: <mix>-<distribution> with mix RO, RW, WH or"
-      + " UH and distribution hotspotN (0 < N < 100, e.g. hotspot5), zipf, zipfS (S > 0, e.g."
-      + " zipf0.8), uniform, latest or dynamic; or trace:<path>";
+  private static final String ACCEPTED = "accepted: <mix>-<distribution> with mix RO, RW, WH,"
+      + " UH or RU and distribution hotspotN (0 < N < 100, e.g. hotspot5), zipf, zipfS (S > 0, e.g."
+      + " zipf0.8), exprangeR (R > 0, e.g. exprange5), uniform, latest or dynamic; or trace:<path>";
 
   private static final List<String> DYNAMIC_PHASES = List.of("uniform", "hotspot-1%",
       "hotspot-3%", "hotspot-5%", "hotspot-5%-shifted", "hotspot-4%", "hotspot-2%");
@@ -145,6 +147,14 @@ public final class Workload {
       int hot = RankDistribution.count(n, percent / 100);
       return generated(canonical, mix, dist, params,
           RankDistribution.hotspot(n, 0, hot, HOT_SHARE), true);
+    }
+    if (dist.startsWith("exprange")) {
+      double range = number(dist.substring("exprange".length()), name);
+      if (!(range > 0) || Double.isInfinite(range)) {
+        throw new IllegalArgumentException("Exp range in '" + name + "' must be positive but was "
+            + dist.substring("exprange".length()));
+      }
+      return generated(canonical, mix, dist, params, RankDistribution.expRange(n, range), true);
     }
     if (dist.startsWith("zipf")) {
       String rest = dist.substring(dist.startsWith("zipfian") ? 7 : 4);

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,25 @@ class RunCsvTest {
     RunResult read = RunCsv.read(file);
 
     assertEquals(run, read);
+  }
+
+  @Test
+  void aFlashCacheResultRoundTrips() throws IOException {
+    RunResult run = new RunResult("sas-cache", "ru-uniform", 10264, "custom", "unthrottled",
+        Runs.steady(3, 1_000.5, 0.4), 1_000.5, 0.4, 80.5, 900.25, 0.1, 1L << 30, 10.0, 60.0, 0.5,
+        new FlashResult(0.9987, 0.4123, 123_456_789L, 0.012, 0.2345, 4_567));
+    Path file = dir.resolve("sas.csv");
+    RunCsv.write(run, file);
+    RunResult read = RunCsv.read(file);
+    assertEquals(run, read);
+    assertEquals(0.9987, read.flash().lookupHitRatio());
+    Map<String, String> row = Summary.row(read);
+    assertEquals("0.9987", row.get("flash_lookup_hit_ratio"));
+    assertEquals("0.4123", row.get("overall_hit_ratio"));
+    assertEquals("123456789", row.get("flash_bytes_written"));
+    assertEquals("0.0120", row.get("deleted_file_insert_share"));
+    assertEquals("", Summary.row(Runs.run("hotrap", "ro-hotspot5", 1024, 1.0))
+        .get("flash_lookup_hit_ratio"), "no flash cache, no figure");
   }
 
   @Test

@@ -16,7 +16,8 @@ class OracleHitRateTest {
    * the sampling noise lifts the empirical top-k of a uniform stream by under a point.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"RO-hotspot5", "RO-zipf", "RO-zipf0.5", "RO-uniform"})
+  @ValueSource(strings = {"RO-hotspot5", "RO-zipf", "RO-zipf0.5", "RO-uniform", "RO-exprange5",
+      "RO-exprange25"})
   void matchesTheTopKOfASampledStream(String name) {
     Workload w = Workload.parse(name, new WorkloadParams(RECORDS, 1, READS, 17, 0.99));
     int[] counts = Drain.readCounts(w.runner(0, 1), RECORDS);

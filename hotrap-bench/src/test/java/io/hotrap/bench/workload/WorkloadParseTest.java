@@ -90,8 +90,8 @@ class WorkloadParseTest {
             || e.getMessage().contains(name.substring(name.indexOf('-') + 1)),
         e.getMessage());
     if (!name.startsWith("RO-hotspot") && !name.startsWith("RO-zipf")) {
-      assertTrue(e.getMessage().contains("accepted: <mix>-<distribution> with mix RO, RW, WH or"
-          + " UH and distribution hotspotN"), e.getMessage());
+      assertTrue(e.getMessage().contains("accepted: <mix>-<distribution> with mix RO, RW, WH,"
+          + " UH or RU and distribution hotspotN"), e.getMessage());
     }
   }
 

@@ -98,6 +98,7 @@ public final class FlashCache implements AutoCloseable {
   private final FlashCounters counters = new FlashCounters();
   private final InvalidGroups groups;
   private final LongConsumer prefetcher;
+  private final LongConsumer admissionObserver;
   private final FlashTier flash;
   private final Cache<ItemKey, DramEntry> dram;
   private final ConcurrentMap<ItemKey, DramEntry> dramMap;
@@ -119,6 +120,7 @@ public final class FlashCache implements AutoCloseable {
     this.regionBytes = regionBytes;
     this.warmRestart = b.warmRestart();
     this.prefetcher = b.prefetcher();
+    this.admissionObserver = b.admissionObserver();
     this.groups = new InvalidGroups(b.invalidGroupsRemembered());
     Files.createDirectories(directory);
     this.lockChannel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE,
@@ -379,6 +381,26 @@ public final class FlashCache implements AutoCloseable {
     return new FlashCacheMetrics(this);
   }
 
+  /**
+   * Deletes the index a clean close saved in {@code directory}, if any, so that the next open
+   * starts cold: for an owner that knows the cached items may be stale (its data changed while the
+   * cache was closed). The cache in that directory must not be open. Does nothing when the
+   * directory or the checkpoint does not exist.
+   *
+   * @throws UncheckedIOException if the checkpoint exists and cannot be deleted
+   */
+  public static void discardCheckpoint(Path directory) {
+    Objects.requireNonNull(directory, "directory");
+    if (!Files.isDirectory(directory)) {
+      return;
+    }
+    try {
+      Checkpoint.delete(directory);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the checkpoint in " + directory, e);
+    }
+  }
+
   /** Bytes of one region: the largest item, header included. */
   public int regionBytes() {
     return regionBytes;
@@ -391,6 +413,13 @@ public final class FlashCache implements AutoCloseable {
 
   private void evicted(ItemKey key, DramEntry entry, RemovalCause cause) {
     if (key != null && entry != null && cause == RemovalCause.SIZE) {
+      if (admissionObserver != null) {
+        try {
+          admissionObserver.accept(entry.group);
+        } catch (RuntimeException e) {
+          LOG.log(System.Logger.Level.WARNING, "admission observer failed", e);
+        }
+      }
       flash.admit(key, entry.value, entry.group, entry.flashClean);
     }
   }

@@ -49,6 +49,7 @@ public final class FlashCacheBuilder {
   private int buffers = -1;
   private Boolean warmRestart;
   private LongConsumer prefetcher;
+  private LongConsumer admissionObserver;
 
   FlashCacheBuilder() {}
 
@@ -200,6 +201,21 @@ public final class FlashCacheBuilder {
   }
 
   /**
+   * Called with the group of every item DRAM evicts and offers to flash, before the flash tier
+   * decides whether to take it (insertion control may drop it): lets an owner measure, for
+   * example, what share of insertions comes from groups it knows to be dead (SAS-Cache's IBIR,
+   * §III-B). Runs on the evicting thread inside the key's atomic removal, so it must be quick and
+   * must not call the cache; an exception it throws is logged and ignored. Default: none.
+   */
+  public FlashCacheBuilder admissionObserver(LongConsumer observer) {
+    Objects.requireNonNull(observer, "observer");
+    check(this.admissionObserver == null, "admissionObserver was already set to %s",
+        this.admissionObserver);
+    this.admissionObserver = observer;
+    return this;
+  }
+
+  /**
    * Opens the cache: creates the directory, restores a checkpoint left by a clean close (and
    * deletes it), and starts the background threads.
    *
@@ -283,6 +299,10 @@ public final class FlashCacheBuilder {
 
   LongConsumer prefetcher() {
     return prefetcher;
+  }
+
+  LongConsumer admissionObserver() {
+    return admissionObserver;
   }
 
   private static void checkArgument(boolean ok, String format, Object... args) {

@@ -3,8 +3,11 @@ package io.hotrap.cache.flash;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -28,10 +31,20 @@ import java.util.function.ToDoubleFunction;
  */
 public final class FlashCacheMetrics implements MeterBinder {
   private final FlashCache cache;
+  private final Tags tags;
 
   /** Meters of {@code cache}; also available as {@link FlashCache#metrics()}. */
   public FlashCacheMetrics(FlashCache cache) {
-    this.cache = cache;
+    this(cache, Tags.empty());
+  }
+
+  /**
+   * Meters of {@code cache} carrying {@code tags} besides their own (for example the owner's
+   * {@code store} tag, so that several caches can share a registry).
+   */
+  public FlashCacheMetrics(FlashCache cache, Iterable<Tag> tags) {
+    this.cache = Objects.requireNonNull(cache, "cache");
+    this.tags = Tags.of(tags);
   }
 
   @Override
@@ -73,10 +86,12 @@ public final class FlashCacheMetrics implements MeterBinder {
         null, null, FlashCacheStats::ioErrors);
     Gauge.builder("hotrap.flash.index.items", cache, c -> c.stats().flashItems())
         .description("Items on flash")
+        .tags(tags)
         .register(registry);
     Gauge.builder("hotrap.flash.dram.bytes", cache, c -> c.stats().dramWeightBytes())
         .description("Charged bytes in the DRAM tier")
         .baseUnit(BaseUnits.BYTES)
+        .tags(tags)
         .register(registry);
   }
 
@@ -84,7 +99,8 @@ public final class FlashCacheMetrics implements MeterBinder {
       String tagKey, String tagValue, ToDoubleFunction<FlashCacheStats> read) {
     FunctionCounter.Builder<FlashCache> b =
         FunctionCounter.builder(name, cache, c -> read.applyAsDouble(c.stats()))
-            .description(description);
+            .description(description)
+            .tags(tags);
     if (unit != null) {
       b.baseUnit(unit);
     }

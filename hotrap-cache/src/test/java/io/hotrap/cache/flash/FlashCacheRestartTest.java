@@ -123,6 +123,21 @@ class FlashCacheRestartTest {
   }
 
   @Test
+  void aDiscardedCheckpointMakesTheNextOpenCold() throws Exception {
+    List<byte[]> values;
+    try (FlashCache cache = open(dir)) {
+      values = fill(cache, 1000, 7);
+    }
+    assertTrue(Files.exists(dir.resolve(Checkpoint.FILE_NAME)));
+    FlashCache.discardCheckpoint(dir);
+    assertTrue(Files.notExists(dir.resolve(Checkpoint.FILE_NAME)));
+    FlashCache.discardCheckpoint(dir.resolve("missing")); // nothing to do
+    try (FlashCache cache = open(dir)) {
+      assertEquals(0, hits(cache, values));
+    }
+  }
+
+  @Test
   void withoutWarmRestartNothingIsSavedOrRestored() throws Exception {
     List<byte[]> values;
     try (FlashCache cache = FlashCache.builder().directory(dir).regionBytes(256 << 10)

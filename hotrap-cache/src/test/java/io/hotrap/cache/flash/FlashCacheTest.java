@@ -12,6 +12,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -367,6 +370,27 @@ class FlashCacheTest {
       assertEquals(1.0, registry.get("hotrap.flash.index.items").gauge().value());
       assertTrue(registry.get("hotrap.flash.bytes").tag("kind", "admitted").functionCounter()
           .count() > 100);
+    }
+  }
+
+  @Test
+  void theAdmissionObserverSeesTheGroupOfEveryItemDramOffersToFlash() throws Exception {
+    ConcurrentHashMap<Long, LongAdder> seen =
+        new ConcurrentHashMap<>();
+    int items = 2000;
+    try (FlashCache cache = FlashCache.builder().directory(dir.resolve("observed"))
+        .flashBytes(16 << 20).dramBytes(64 << 10)
+        .admissionObserver(g -> seen.computeIfAbsent(g, k -> new LongAdder()).increment())
+        .build()) {
+      for (int i = 0; i < items; i++) {
+        cache.put(Items.key(i), Items.value(i, 1, 500), i % 2 == 0 ? 7 : 8);
+      }
+      cache.awaitQuiescence();
+      long offered = seen.values().stream().mapToLong(LongAdder::sum).sum();
+      // 64 KiB of DRAM holds about a hundred of these items; the rest went to flash.
+      assertTrue(offered > items / 2, "offered " + offered);
+      assertEquals(Set.of(7L, 8L), seen.keySet());
+      assertEquals(offered, cache.stats().flashItemsAdmitted() + cache.stats().droppedInserts());
     }
   }
 }

@@ -1,0 +1,125 @@
+package io.hotrap.bench.harness;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotrap.bench.report.FlashResult;
+import io.hotrap.bench.workload.Keys;
+import io.hotrap.cache.flash.FlashCache;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The record-level stand-ins for a secondary cache under RocksDB: they serve what was written,
+ * however the cache and compaction interleave, and count what the report needs.
+ */
+@Timeout(120)
+class FlashCacheSystemTest {
+  static final long BUDGET = 16L << 20;
+
+  @TempDir Path dir;
+
+  private SystemConfig config() {
+    return new SystemConfig(dir.resolve("fast"), dir.resolve("slow"), BUDGET, false);
+  }
+
+  /**
+   * Loads enough records for compactions, reads, overwrites part, compacts again and reads: every
+   * read returns the last value written, with the cache serving part of them.
+   */
+  private static void readsSeeEveryWrite(BenchSystem s) {
+    int records = 12_000;
+    Random r = new Random(1);
+    byte[][] model = new byte[records][];
+    for (int round = 0; round < 3; round++) {
+      for (int i = 0; i < records; i++) {
+        if (round == 0 || r.nextInt(4) == 0) {
+          byte[] v = new byte[1000];
+          r.nextBytes(v);
+          s.put(Keys.key(i), v);
+          model[i] = v;
+        }
+      }
+      s.settle();
+      for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < records; i += 3) {
+          assertArrayEquals(model[i], s.get(Keys.key(i)), "key " + i + " round " + round);
+        }
+      }
+    }
+    assertNull(s.get(Keys.key(records + 1)));
+  }
+
+  @Test
+  void theSasCacheServesNewestValuesAndBypassesLookupsItWouldMiss() {
+    try (BenchSystem s = Systems.open("sas-cache", config())) {
+      readsSeeEveryWrite(s);
+      BenchSystem.FlashCounters f = s.flash();
+      assertTrue(f.hits() > 0, "the cache served gets: " + f);
+      assertTrue(f.bypassed() > 0, "the filter bypassed lookups: " + f);
+      assertTrue(f.getsWithoutSlowRead() <= f.gets());
+    }
+  }
+
+  @Test
+  void recordSizedItemsLetTheSameFlashHoldMoreRecords() {
+    long blockBytesWritten;
+    try (BenchSystem s = Systems.open("sas-cache", config())) {
+      readsSeeEveryWrite(s);
+      blockBytesWritten = s.flash().bytesWritten();
+    }
+    try (BenchSystem s = Systems.open("sas-cache-rec", config())) {
+      readsSeeEveryWrite(s);
+      // 1000-byte values padded to 4 KiB blocks write about four times the bytes.
+      assertTrue(s.flash().bytesWritten() * 2 < blockBytesWritten,
+          s.flash().bytesWritten() + " vs " + blockBytesWritten);
+    }
+  }
+
+  @Test
+  void thePlainSecondaryCacheLooksUpEveryMiss() {
+    try (BenchSystem s = Systems.open("rocksdb-sc", config())) {
+      readsSeeEveryWrite(s);
+      BenchSystem.FlashCounters f = s.flash();
+      assertTrue(f.hits() > 0, "the cache served gets: " + f);
+      assertEquals(0, f.bypassed());
+      assertTrue(f.bytesWritten() > 0);
+    }
+  }
+
+  @Test
+  void groupsAreLiveFilesUntilCompactionDeletesThem() throws Exception {
+    SstGroups groups = new SstGroups();
+    assertEquals(FlashCache.NO_GROUP, groups.groupOf(Keys.key(1)), "no files yet");
+    assertEquals(123, SstGroups.number("/data/000123.sst"));
+    long[] dead = groups.markDeleted(List.of("/x/000007.sst", "/x/000009.sst"));
+    assertArrayEquals(new long[] {7, 9}, dead);
+    assertTrue(groups.isDead(7));
+    assertTrue(!groups.isDead(8));
+    assertTrue(!groups.isDead(FlashCache.NO_GROUP));
+  }
+
+  @Test
+  void flashFiguresAreDifferencesOverTheRun() {
+    BenchSystem.FlashCounters before = new BenchSystem.FlashCounters(100, 50, 10, 1000, 40, 4, 0,
+        200, 120);
+    BenchSystem.FlashCounters after = new BenchSystem.FlashCounters(300, 230, 60, 5000, 140, 24, 10,
+        600, 420);
+    FlashResult f = Runner.flashResult(before, after);
+    assertEquals(180.0 / 200, f.lookupHitRatio(), 1e-12);
+    assertEquals(300.0 / 400, f.overallHitRatio(), 1e-12);
+    assertEquals(4000, f.bytesWritten());
+    assertEquals(20.0 / 100, f.deletedFileOfferShare(), 1e-12);
+    assertEquals(10.0 / 90, f.deletedFileInsertShare(), 1e-12);
+    assertEquals(50, f.bypassedLookups());
+    assertNull(Runner.flashResult(null, after));
+    assertNotEquals(Double.NaN, f.lookupHitRatio());
+  }
+}
