@@ -110,6 +110,19 @@ final class CommitGate {
     }
   }
 
+  /**
+   * A promotion wrote {@code key} into the fast tier: every registered migration step treats it as
+   * updated, so it neither demotes the key (a tombstone would delete the promoted copy) nor
+   * registers it with the native filter (which would drop the copy, same bytes as the demoted
+   * version). Call inside {@link #commit}. Unlike {@link #markWritten} it leaves the write counters
+   * and the promotion cache alone: the promoted version is the one the slow tier holds.
+   */
+  void markPromoted(byte[] key) {
+    for (UpdatedKeys u : movers) {
+      u.add(key);
+    }
+  }
+
   /** Whether a mover waits for the gate (for tests that force an interleaving). */
   boolean hasWaitingMover() {
     return lock.hasQueuedThreads() && !lock.isWriteLocked() && lock.getReadLockCount() > 0;

@@ -150,6 +150,9 @@ public final class HotRapDB implements AutoCloseable {
     try {
       p = options.promotion() ? new Promoter(db, fastCf, options, gate, tracker, counters, hooks.promotion()) : null;
       this.promoter = p;
+      if (promoter != null && nativeDemotion != null) {
+        promoter.setBeforeFastWrite(nativeDemotion::beforeWrite);
+      }
       fc = options.flashCache() != null ? SlowTierCache.open(options, gate.stripes(), counters,
           storeId, db.getLatestSequenceNumber()) : null;
       this.flashCache = fc;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.rocksdb.ColumnFamilyHandle;
@@ -104,6 +105,12 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   /** Frozen tables handed to the checker and not yet released; written under {@link #idle}. */
   private volatile int pendingChecks;
   private volatile boolean stopping;
+  /**
+   * Runs for each key before a promotion writes it, inside the gate's exclusive hold: the native
+   * demotion path's removal of the key's pairs ({@link NativeDemotion#beforeWrite}), so the filter
+   * never drops a promoted copy. Set once, before the first promotion.
+   */
+  private volatile Consumer<byte[]> beforeFastWrite = key -> { };
 
   Promoter(RocksDB db, ColumnFamilyHandle fast, HotRapOptions options, CommitGate gate,
       AccessTracker tracker, StoreCounters counters, PromotionHooks hooks) {
@@ -341,6 +348,11 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     return promoted;
   }
 
+  /** See {@link #beforeFastWrite}. */
+  void setBeforeFastWrite(Consumer<byte[]> action) {
+    this.beforeFastWrite = java.util.Objects.requireNonNull(action);
+  }
+
   private interface Marks {
     boolean isUpdated(byte[] key);
   }
@@ -365,6 +377,8 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
           if (updated.isUpdated(e.key())) {
             skippedUpdated++;
           } else {
+            beforeFastWrite.accept(e.key());
+            gate.markPromoted(e.key());
             batch.put(fast, e.key(), e.value());
             bytes[0] += e.key().length + e.value().length;
           }
