@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The native demotion path (DESIGN.md §7 step 4, §8): demoted versions leave the fast tier through
  * a compaction filter instead of tombstones. The fast tier's column family carries a {@link
  * DemotionFilter} over one {@link DemotionSet}; a migration step registers the (key, value hash)
- * of every record it has copied to the slow tier, the round's range compaction drops those
- * versions, and the round releases the pairs.
+ * of every record it has copied to the slow tier, compacts the file it read, where the filter
+ * drops those versions, and releases its pairs.
  *
  * <h2>Protocol</h2>
  *
