@@ -99,6 +99,10 @@ public final class HotRapDB implements AutoCloseable {
   /** Null when {@link HotRapOptions#promotion()} is off. */
   private final Promoter promoter;
   private final MigrationScheduler scheduler;
+  /** Null without {@link HotRapOptions#memoryTier()}. */
+  private final MemoryTier memory;
+  /** Set by {@link #flush()}: the next mover pass moves the memory tier whatever its size. */
+  private volatile boolean forceMemoryMove;
   private final TierEventListener listener;
   private final HotRapMetrics metrics;
   private final LifecycleGuard guard = new LifecycleGuard();
@@ -122,8 +126,12 @@ public final class HotRapDB implements AutoCloseable {
     this.tracker = AccessTracker.open(options.raltOptions());
     this.gate = new CommitGate(new StripedWriteCounters(options.lockStripes()));
     Promoter p = null;
+    MemoryTier m = null;
     boolean constructed = false;
     try {
+      m = options.memoryTier()
+          ? MemoryTier.open(options, storeId, db, defaultCf, fastCf, slowCf, gate, counters) : null;
+      this.memory = m;
       p = options.promotion() ? new Promoter(db, fastCf, options, gate, tracker, counters, hooks.promotion()) : null;
       this.promoter = p;
       if (promoter != null) {
@@ -142,6 +150,9 @@ public final class HotRapDB implements AutoCloseable {
         // Nothing has started yet; free what the constructor opened before the failure.
         if (p != null) {
           p.close();
+        }
+        if (m != null) {
+          m.close();
         }
         tracker.close();
         readOptions.close();
@@ -168,6 +179,11 @@ public final class HotRapDB implements AutoCloseable {
     NativeLibrary.load();
     StoreLayout layout = new StoreLayout(options.fastPath(), options.slowPath());
     String storeId = layout.createOrVerify();
+    if (!options.memoryTier()) {
+      MemoryTier.checkNoOrphanLog(options);
+    } else {
+      MemoryTier.checkDirectory(options.memoryDir());
+    }
     List<AutoCloseable> resources = new ArrayList<>();
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     RocksDB db = null;
@@ -243,6 +259,14 @@ public final class HotRapDB implements AutoCloseable {
   private void start() throws RocksDBException {
     migrator.refreshSizes();
     listener.attach(migrator, scheduler);
+    if (memory != null) {
+      scheduler.setBeforeCheck(() -> {
+        boolean force = forceMemoryMove;
+        forceMemoryMove = false;
+        return memory.moveIfNeeded(force);
+      });
+      memory.setMoveRequester(scheduler::requestCheck);
+    }
     scheduler.start();
     if (options.meterRegistry() != null) {
       metrics.bindTo(options.meterRegistry());
@@ -262,7 +286,7 @@ public final class HotRapDB implements AutoCloseable {
     checkKey(key);
     guard.enter();
     try {
-      return read(readOptions, key, true);
+      return read(readOptions, null, key, true);
     } finally {
       guard.exit();
     }
@@ -275,7 +299,7 @@ public final class HotRapDB implements AutoCloseable {
     checkOwner(snapshot);
     guard.enter();
     try {
-      return snapshot.read(ro -> read(ro, key, false));
+      return snapshot.read(ro -> read(ro, snapshot.memoryView(), key, false));
     } finally {
       guard.exit();
     }
@@ -286,10 +310,32 @@ public final class HotRapDB implements AutoCloseable {
    * the slow tier (DESIGN.md §4). Reads at a snapshot ({@code latest} false) skip the cache, which
    * holds only newest versions, and do not offer what they read to it.
    */
-  private byte[] read(ReadOptions ro, byte[] key, boolean latest) {
+  private byte[] read(ReadOptions ro, MemoryTier.View snapshotView, byte[] key, boolean latest) {
     try {
       Promoter p = latest ? promoter : null;
       long counter = p != null ? p.beforeFastLookup(key) : 0;
+      if (memory != null) {
+        // The memory tier shadows the disk tiers (MemoryTier): its versions are the newest.
+        byte[] v;
+        if (snapshotView != null) {
+          v = snapshotView.lookup(key);
+        } else {
+          try (MemoryTier.View view = memory.view()) {
+            v = view.lookup(key);
+          }
+        }
+        if (v == MemoryTier.TOMBSTONE) {
+          counters.getsServedFast.increment();
+          counters.getsServedMemory.increment();
+          return null;
+        }
+        if (v != null) {
+          counters.getsServedFast.increment();
+          counters.getsServedMemory.increment();
+          tracker.record(key, v.length);
+          return v;
+        }
+      }
       byte[] value = db.get(fastCf, ro, key);
       if (value == null && p != null) {
         value = p.lookup(key);
@@ -356,7 +402,29 @@ public final class HotRapDB implements AutoCloseable {
   public HotRapSnapshot getSnapshot() {
     guard.enter();
     try {
-      HotRapSnapshot s = new HotRapSnapshot(this, db);
+      HotRapSnapshot s;
+      if (memory == null) {
+        s = new HotRapSnapshot(this, db, null);
+      } else {
+        // Both instances at one cut: no write is half applied while the gate is exclusive.
+        HotRapSnapshot[] made = new HotRapSnapshot[1];
+        try {
+          gate.commit(() -> {
+            MemoryTier.View view = memory.snapshotView();
+            try {
+              made[0] = new HotRapSnapshot(this, db, view);
+            } catch (RuntimeException e) {
+              view.close();
+              throw e;
+            }
+          });
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new HotRapException("cannot take a snapshot", e);
+        }
+        s = made[0];
+      }
       openViews.add(s);
       openSnapshots.add(s);
       counters.openSnapshots = openSnapshots.size();
@@ -375,12 +443,20 @@ public final class HotRapDB implements AutoCloseable {
   public void put(byte[] key, byte[] value) {
     checkKey(key);
     checkValue(value);
+    if (memory != null) {
+      applyMemory("put", new byte[][] {key}, new byte[][] {value});
+      return;
+    }
     apply("put", () -> db.put(fastCf, writeOptions, key, value), key, null);
   }
 
   /** Deletes {@code key} from both tiers in one atomic batch (I3). */
   public void delete(byte[] key) {
     checkKey(key);
+    if (memory != null) {
+      applyMemory("delete", new byte[][] {key}, new byte[][] {null});
+      return;
+    }
     apply("delete", () -> {
       try (WriteBatch batch = new WriteBatch()) {
         batch.delete(fastCf, key);
@@ -401,6 +477,16 @@ public final class HotRapDB implements AutoCloseable {
       }
     }
     if (ops.isEmpty()) {
+      return;
+    }
+    if (memory != null) {
+      byte[][] keys = new byte[ops.size()][];
+      byte[][] values = new byte[ops.size()][];
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = ops.get(i).key;
+        values[i] = ops.get(i).value;
+      }
+      applyMemory("write", keys, values);
       return;
     }
     apply("write", () -> {
@@ -455,12 +541,46 @@ public final class HotRapDB implements AutoCloseable {
     }
   }
 
+  /**
+   * {@link #apply} for a store with a memory tier: the same writer protocol around
+   * {@link MemoryTier#write}; a writer first waits outside the gate for room in the memory tier.
+   */
+  private void applyMemory(String what, byte[][] keys, byte[][] values) {
+    guard.enter();
+    try {
+      throttle.awaitRoom(requestMigration);
+      memory.awaitRoom();
+      gate.enterWriter();
+      try {
+        memory.write(keys, values);
+        for (byte[] k : keys) {
+          gate.markWritten(k);
+        }
+      } finally {
+        gate.exitWriter();
+      }
+    } catch (RocksDBException e) {
+      throw new HotRapException(what + " failed", e);
+    } catch (java.io.IOException e) {
+      throw new HotRapException(what + " failed: the tier log could not be written", e);
+    } finally {
+      guard.exit();
+    }
+  }
+
   // ---------------------------------------------------------------- maintenance
 
-  /** Flushes both tiers' memtables to SST files and waits for it. */
+  /**
+   * Flushes both tiers' memtables to SST files and waits for it; with a memory tier, first moves
+   * the memory tier's data into the fast tier.
+   */
   public void flush() {
     guard.enter();
     try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
+      if (memory != null) {
+        forceMemoryMove = true;
+        scheduler.awaitCheck(scheduler.requestCheck());
+      }
       db.flush(fo, List.of(fastCf, slowCf));
       scheduler.requestCheck();
     } catch (RocksDBException e) {
@@ -518,6 +638,9 @@ public final class HotRapDB implements AutoCloseable {
   public HotRapStats stats() {
     guard.enter();
     try {
+      if (memory != null) {
+        memory.refreshCounters();
+      }
       return new HotRapStats(counters, tracker.available(), tracker.stats(),
           sstBytesWritten(fastCf), sstBytesWritten(slowCf));
     } finally {
@@ -560,6 +683,9 @@ public final class HotRapDB implements AutoCloseable {
       } catch (Exception e) {
         LOG.log(Level.WARNING, "failed to close " + view, e);
       }
+    }
+    if (memory != null) {
+      memory.close();
     }
     tracker.close();
     readOptions.close();
@@ -607,6 +733,8 @@ public final class HotRapDB implements AutoCloseable {
   MigrationScheduler scheduler() { return scheduler; }
 
   StoreLayout layout() { return layout; }
+
+  MemoryTier memory() { return memory; }
 
   void forget(AutoCloseable view) {
     openViews.remove(view);

@@ -105,6 +105,10 @@ public final class HotRapOptions {
   private final boolean syncWrites;
   private final int lockStripes;
   private final MeterRegistry meterRegistry;
+  private final Path memoryDir;
+  private final long memoryTierBytes;
+  private final io.hotrap.wal.Codec tierLogCodec;
+  private final boolean tierLogTrim;
 
   private HotRapOptions(Builder b, RaltOptions ralt, long blockCache, long writeBuffer,
       long fastFile, long slowFile, long promotionCache) {
@@ -141,6 +145,10 @@ public final class HotRapOptions {
     syncWrites = b.syncWrites;
     lockStripes = b.lockStripes;
     meterRegistry = b.meterRegistry;
+    memoryDir = b.memoryDir;
+    memoryTierBytes = b.memoryTierBytes;
+    tierLogCodec = b.tierLogCodec;
+    tierLogTrim = b.tierLogTrim;
   }
 
   /** A builder with every setting at its default; paths and fast budget must be set. */
@@ -287,6 +295,21 @@ public final class HotRapOptions {
   /** Registry the store binds its meters to, or null. */
   public MeterRegistry meterRegistry() { return meterRegistry; }
 
+  /** Whether the store has a memory tier ({@link Builder#memoryTier(Path, long)}). */
+  public boolean memoryTier() { return memoryDir != null; }
+
+  /** The memory tier's directory (a tmpfs or other RAM-backed file system), or null. */
+  public Path memoryDir() { return memoryDir; }
+
+  /** The memory tier's size in bytes, or 0 without one. */
+  public long memoryTierBytes() { return memoryTierBytes; }
+
+  /** Codec of the tier log's sealed segments; default LZ4. */
+  public io.hotrap.wal.Codec tierLogCodec() { return tierLogCodec; }
+
+  /** Whether the tier log trims dead records (default true); off only to measure its peak. */
+  public boolean tierLogTrim() { return tierLogTrim; }
+
 
   @Override
   public String toString() {
@@ -305,7 +328,9 @@ public final class HotRapOptions {
         + ", promoteByCompaction=" + promoteByCompaction + ", promotionCacheBytes=" + promotionCacheBytes
         + ", maxPromotedRecordBytes=" + maxPromotedRecordBytes
         + ", maxKeyBytes=" + maxKeyBytes + ", maxValueBytes=" + maxValueBytes
-        + ", syncWrites=" + syncWrites + ", lockStripes=" + lockStripes + '}';
+        + ", syncWrites=" + syncWrites + ", lockStripes=" + lockStripes
+        + (memoryDir == null ? "" : ", memoryDir=" + memoryDir + ", memoryTierBytes=" + memoryTierBytes
+            + ", tierLogCodec=" + tierLogCodec + ", tierLogTrim=" + tierLogTrim) + '}';
   }
 
   /** Validating builder of {@link HotRapOptions}. Not thread-safe. */
@@ -343,8 +368,36 @@ public final class HotRapOptions {
     private boolean syncWrites;
     private int lockStripes = DEFAULT_LOCK_STRIPES;
     private MeterRegistry meterRegistry;
+    private Path memoryDir;
+    private long memoryTierBytes;
+    private io.hotrap.wal.Codec tierLogCodec = io.hotrap.wal.Codec.LZ4;
+    private boolean tierLogTrim = true;
 
     private Builder() {}
+
+    /**
+     * Adds a memory tier above the fast disk ({@link MemoryTier}, DESIGN.md §15): the newest
+     * {@code memoryBytes} of data live in {@code memoryDir}, made durable by a log on the fast
+     * disk. Must be at least two write buffers; the directory must exist and be writable when the
+     * store opens.
+     */
+    public Builder memoryTier(Path memoryDir, long memoryBytes) {
+      this.memoryDir = Objects.requireNonNull(memoryDir, "memoryDir").toAbsolutePath().normalize();
+      this.memoryTierBytes = positive("memoryBytes", memoryBytes);
+      return this;
+    }
+
+    /** Codec of the tier log's sealed segments (LZ4 default, ZSTD, NONE). */
+    public Builder tierLogCodec(io.hotrap.wal.Codec codec) {
+      this.tierLogCodec = Objects.requireNonNull(codec, "codec");
+      return this;
+    }
+
+    /** Whether the tier log trims dead records out of sealed segments (default true). */
+    public Builder tierLogTrim(boolean trim) {
+      this.tierLogTrim = trim;
+      return this;
+    }
 
     public Builder fastPath(Path path) {
       this.fastPath = Objects.requireNonNull(path, "fastPath").toAbsolutePath().normalize();
@@ -604,6 +657,15 @@ public final class HotRapOptions {
       if (fastFile > fastBudgetBytes - high + fastBudgetBytes / 2) {
         throw new IllegalStateException("fastTargetFileBytes (" + fastFile
             + ") is too large for fastBudgetBytes (" + fastBudgetBytes + ")");
+      }
+      if (memoryDir != null && memoryTierBytes < 2 * writeBuffer) {
+        throw new IllegalArgumentException("memoryBytes (" + memoryTierBytes + ") is smaller than"
+            + " two write buffers (2 x " + writeBuffer + " bytes): the memory tier needs room for"
+            + " a generation being written and one being moved, each at least one write buffer");
+      }
+      if (memoryDir != null && (memoryDir.startsWith(fastPath) || memoryDir.startsWith(slowPath))) {
+        throw new IllegalArgumentException("memoryDir (" + memoryDir + ") must not lie inside"
+            + " fastPath or slowPath");
       }
       RaltOptions.Builder rb = RaltOptions.builder()
           .directory(fastPath.resolve(StoreLayout.RALT_DIR))

@@ -30,6 +30,8 @@ final class MigrationScheduler implements AutoCloseable {
   private long completed;
   private boolean closing;
   private volatile boolean lastCheckMigrated;
+  /** Runs before each migration check on this thread (the memory tier's mover), or null. */
+  private volatile java.util.concurrent.Callable<Boolean> beforeCheck;
 
   MigrationScheduler(TierMigrator migrator, StoreCounters counters, HotRapOptions options) {
     this.migrator = migrator;
@@ -37,6 +39,14 @@ final class MigrationScheduler implements AutoCloseable {
     this.intervalNanos = options.migrationCheckInterval().toNanos();
     this.thread = new Thread(this::runLoop, "hotrap-migrator-" + options.fastPath().getFileName());
     thread.setDaemon(true);
+  }
+
+  /**
+   * Sets work to run before every check, on this thread, so it never runs concurrently with a
+   * migration; its result counts as "migrated" for {@link #lastCheckMigrated()}.
+   */
+  void setBeforeCheck(java.util.concurrent.Callable<Boolean> task) {
+    this.beforeCheck = task;
   }
 
   void start() {
@@ -103,7 +113,11 @@ final class MigrationScheduler implements AutoCloseable {
       }
       boolean migrated = false;
       try {
-        migrated = migrator.checkOnce();
+        java.util.concurrent.Callable<Boolean> before = beforeCheck;
+        if (before != null) {
+          migrated = before.call();
+        }
+        migrated |= migrator.checkOnce();
       } catch (Throwable t) {
         if (t instanceof VirtualMachineError) {
           throw (VirtualMachineError) t;
