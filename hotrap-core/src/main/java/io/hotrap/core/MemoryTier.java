@@ -346,7 +346,8 @@ final class MemoryTier implements AutoCloseable {
       return;
     }
     try (Stream<Path> files = Files.list(dir)) {
-      if (files.anyMatch(p -> p.getFileName().toString().startsWith("segment"))) {
+      if (files.anyMatch(p -> p.getFileName().toString().endsWith(".log")
+          || p.getFileName().toString().endsWith(".seg"))) {
         throw new IllegalArgumentException("the store at " + options.fastPath()
             + " has a memory tier log (" + dir + "); open it with memoryTier(...) so its records"
             + " are recovered");

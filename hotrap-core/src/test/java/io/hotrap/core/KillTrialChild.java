@@ -16,7 +16,8 @@ import java.util.SplittableRandom;
  * it starts ({@code B <key> <version> <P|D>}) and after it was acknowledged ({@code A ...}); the
  * kernel keeps what a killed process wrote, so the file is the complete record. Versions start at
  * the fourth argument, so they grow across trials on one store. Once a second the child logs
- * {@code S <demoted bytes> <promoted bytes>} and, when the store is open, {@code R}.
+ * {@code S <demoted bytes> <promoted bytes>} and, when the store is open, {@code R}. An optional
+ * sixth argument is a memory tier directory.
  */
 public final class KillTrialChild {
   static final int KEYS = 3000;
@@ -24,12 +25,24 @@ public final class KillTrialChild {
 
   private KillTrialChild() {}
 
+  /** Bytes of the memory tier when the child runs with one: four write buffers. */
+  static final long MEMORY_TIER_BYTES = 256 << 10;
+
   static HotRapOptions options(Path fast, Path slow) {
-    return HotRapOptions.builder().fastPath(fast).slowPath(slow)
+    return options(fast, slow, null);
+  }
+
+  /** The trial store; with a memory tier in {@code memory} unless it is null. */
+  static HotRapOptions options(Path fast, Path slow, Path memory) {
+    HotRapOptions.Builder b = HotRapOptions.builder().fastPath(fast).slowPath(slow)
         .fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10).fastTargetFileBytes(64 << 10)
         .slowTargetFileBytes(256 << 10).blockCacheBytes(1 << 20).backgroundJobs(2)
         .promotionCacheBytes(32 << 10).hotnessCheck(false)
-        .migrationBatchBytes(16 << 10).maxWriteStall(Duration.ofMillis(50)).build();
+        .migrationBatchBytes(16 << 10).maxWriteStall(Duration.ofMillis(50));
+    if (memory != null) {
+      b.memoryTier(memory, MEMORY_TIER_BYTES);
+    }
+    return b.build();
   }
 
   public static void main(String[] args) throws Exception {
@@ -38,7 +51,8 @@ public final class KillTrialChild {
     FileOutputStream log = new FileOutputStream(args[2], true);
     int base = Integer.parseInt(args[3]);
     long seed = Long.parseLong(args[4]);
-    HotRapDB db = HotRapDB.open(options(fast, slow));
+    Path memory = args.length > 5 ? Path.of(args[5]) : null;
+    HotRapDB db = HotRapDB.open(options(fast, slow, memory));
     report(log, "R");
     System.out.println("R");
     System.out.flush();

@@ -16,7 +16,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,8 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  * flight at the kill (so no acknowledged write is lost and no delete comes back), and a full scan
  * must be sorted, free of duplicates and equal to point gets. Then the next trial writes on.
  *
- * <p>{@code -Dkilltrials.trials=N} sets the number of trials: 10 by default, 200 for the long form
- * ({@code mvn -pl hotrap-core test -Dtest=KillTrialsTest -Dkilltrials.trials=200}).
+ * <p>Three stores: {@code disk} without a memory tier; {@code memory} with one ({@link MemoryTier}),
+ * reopened as the kill left it; {@code memory-wiped} with one whose directory is emptied before
+ * each reopen, as after the loss of the machine's RAM.
+ *
+ * <p>{@code -Dkilltrials.trials=N} sets the number of trials per store: 10 by default, 200 for the
+ * long form ({@code mvn -pl hotrap-core test -Dtest=KillTrialsTest -Dkilltrials.trials=200}).
  */
 @Timeout(value = 40, unit = TimeUnit.MINUTES)
 class KillTrialsTest {
@@ -39,18 +44,26 @@ class KillTrialsTest {
   private final String[] inFlight = new String[KillTrialChild.KEYS];
   private long demoted;
   private long promoted;
+  /** The memory tier's directory, or null. */
+  private Path memory;
 
-  @Test
-  void killedAtRandomMomentsTheStoreKeepsEveryAcknowledgedWrite() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"disk", "memory", "memory-wiped"})
+  void killedAtRandomMomentsTheStoreKeepsEveryAcknowledgedWrite(String store) throws Exception {
     int trials = Integer.getInteger("killtrials.trials", 10);
     Path fast = dir.resolve("fast");
     Path slow = dir.resolve("slow");
+    memory = store.equals("disk") ? null : Files.createDirectories(dir.resolve("memory"));
+    boolean wipe = store.equals("memory-wiped");
     SplittableRandom rnd = new SplittableRandom(Long.getLong("killtrials.seed", 42));
     long checkedKeys = 0;
     for (int trial = 0; trial < trials; trial++) {
       Path log = dir.resolve("ops-" + trial + ".log");
       runAndKill(fast, slow, log, (trial + 1) * 10_000_000, trial, 200 + rnd.nextInt(1300));
       replay(log);
+      if (wipe) {
+        TestStores.deleteContents(memory);
+      }
       checkedKeys += check(fast, slow, trial);
       Files.delete(log);
     }
@@ -63,8 +76,13 @@ class KillTrialsTest {
       throws Exception {
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", cp, KillTrialChild.class.getName(),
-        fast.toString(), slow.toString(), log.toString(), Integer.toString(base), Long.toString(seed));
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", cp,
+        KillTrialChild.class.getName(), fast.toString(), slow.toString(), log.toString(),
+        Integer.toString(base), Long.toString(seed)));
+    if (memory != null) {
+      command.add(memory.toString());
+    }
+    ProcessBuilder pb = new ProcessBuilder(command);
     pb.redirectError(dir.resolve("child.err").toFile());
     Process child = pb.start();
     try (BufferedReader out = new BufferedReader(
@@ -119,7 +137,7 @@ class KillTrialsTest {
   private int check(Path fast, Path slow, int trial) {
     List<String> violations = new ArrayList<>();
     int present = 0;
-    try (HotRapDB db = HotRapDB.open(KillTrialChild.options(fast, slow))) {
+    try (HotRapDB db = HotRapDB.open(KillTrialChild.options(fast, slow, memory))) {
       for (int k = 0; k < KillTrialChild.KEYS; k++) {
         String actual = state(db.get(key(k)));
         if (!actual.equals(state(acked[k])) && (inFlight[k] == null || !actual.equals(state(inFlight[k])))) {
