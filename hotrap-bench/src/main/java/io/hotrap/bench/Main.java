@@ -90,6 +90,9 @@ public final class Main {
         case "commit-latency":
           io.hotrap.bench.core.CommitLatency.run(rest, out);
           return 0;
+        case "memory-tier":
+          io.hotrap.bench.core.MemoryTierBench.run(rest, out);
+          return 0;
         case "cold-get":
           io.hotrap.bench.core.ColdGetPaired.run(rest, out);
           return 0;

@@ -45,7 +45,8 @@ import org.rocksdb.WriteOptions;
  * <h2>Layout</h2>
  *
  * <pre>
- * &lt;memoryDir&gt;/hotrap-&lt;store id&gt;/   the memory instance (MANIFEST, SST files); rebuilt at every open
+ * &lt;memoryDir&gt;/hotrap-&lt;store id&gt;/   the memory instance (MANIFEST, SST files); rebuilt at every
+ *                                     open, deleted at close
  * &lt;fastPath&gt;/tierlog/                the tier log ({@link TierLog})
  * &lt;fastPath&gt;/ingest/                 sorted files on their way into the fast tier
  * main instance, default CF           "hotrap.memory.moved.through": the highest log sequence
@@ -926,6 +927,11 @@ final class MemoryTier implements AutoCloseable {
       }
     }
     mem.close();
+    try {
+      deleteTree(memDir); // the log holds everything; the next open rebuilds the tier from it
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "cannot free the memory tier's files in " + memDir, e);
+    }
     genOptions.close();
     memDbOptions.close();
     memWrite.close();

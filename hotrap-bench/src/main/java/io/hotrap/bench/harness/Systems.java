@@ -1,5 +1,6 @@
 package io.hotrap.bench.harness;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /** The systems the harness knows, by name (DESIGN.md §12). */
@@ -8,7 +9,18 @@ public final class Systems {
   /** Every system, in report order. */
   public static final List<String> ALL = List.of("rocksdb-fd", "rocksdb-tiered", "hotrap",
       "hotrap-no-retain", "hotrap-no-hotness-check", "hotrap-no-by-compaction",
-      "hotrap-no-promotion");
+      "hotrap-no-promotion", "hotrap-mem");
+
+  /**
+   * Directory of {@code hotrap-mem}'s memory tier: the system property {@code hotrap.bench.memoryDir},
+   * else {@code /dev/shm} (a tmpfs on Linux).
+   */
+  static Path memoryDir() {
+    return Path.of(System.getProperty("hotrap.bench.memoryDir", "/dev/shm"));
+  }
+
+  /** {@code hotrap-mem}'s memory tier holds a quarter of the fast budget. */
+  static final long MEMORY_TIER_DIVISOR = 4;
 
   private Systems() {}
 
@@ -34,6 +46,16 @@ public final class Systems {
         return new HotRapSystem(name, config, b -> b.promoteByCompaction(false));
       case "hotrap-no-promotion":
         return new HotRapSystem(name, config, b -> b.promotion(false));
+      case "hotrap-mem":
+        return new HotRapSystem(name, config, b -> {
+          Path dir = memoryDir().resolve("hotrap-bench");
+          try {
+            java.nio.file.Files.createDirectories(dir);
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+          return b.memoryTier(dir, config.fastBudgetBytes() / MEMORY_TIER_DIVISOR);
+        });
       default:
         throw unknown(name);
     }

@@ -17,7 +17,8 @@ final class SystemOrder {
       "hotrap-no-retain",
       "hotrap-no-hotness-check",
       "hotrap-no-by-compaction",
-      "hotrap-no-promotion");
+      "hotrap-no-promotion",
+      "hotrap-mem");
 
   static final Comparator<String> COMPARATOR =
       Comparator.comparingInt(SystemOrder::rank).thenComparing(Comparator.naturalOrder());

@@ -35,7 +35,7 @@ class SystemsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"rocksdb-fd", "rocksdb-tiered", "hotrap", "hotrap-no-retain",
-      "hotrap-no-hotness-check", "hotrap-no-by-compaction", "hotrap-no-promotion"})
+      "hotrap-no-hotness-check", "hotrap-no-by-compaction", "hotrap-no-promotion", "hotrap-mem"})
   void everySystemStoresAndCountsGets(String name) {
     try (BenchSystem s = Systems.open(name, config())) {
       assertEquals(name, s.name());
