@@ -63,6 +63,12 @@ import org.rocksdb.WriteOptions;
  *       files and the promotion cache hold no user data: losing them costs hotness, never a value.
  *   <li>The fast disk holds the log and the manifest: losing it loses the store, whatever the slow
  *       disk keeps.
+ *   <li>With a memory tier ({@link HotRapOptions.Builder#memoryTier}), user writes go to the
+ *       memory tier and are durable through its tier log on the fast disk instead of RocksDB's
+ *       WAL, with the same guarantees for a process crash and, with {@code syncWrites}, a power
+ *       loss; losing the memory directory's contents (RAM) loses nothing acknowledged: the next
+ *       open rebuilds the tier from the log ({@link MemoryTier}). A reader may see a write before
+ *       it is acknowledged, and a crash may then lose that write.
  * </ul>
  *
  * <p><b>Errors</b> (DESIGN.md §11). A null key or value throws {@link NullPointerException} naming

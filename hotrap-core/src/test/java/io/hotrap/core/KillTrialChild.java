@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  * it starts ({@code B <key> <version> <P|D>}) and after it was acknowledged ({@code A ...}); the
  * kernel keeps what a killed process wrote, so the file is the complete record. Versions start at
  * the fourth argument, so they grow across trials on one store. Once a second the child logs
- * {@code S <demoted bytes> <promoted bytes>} and, when the store is open, {@code R}. An optional
+ * {@code S <demoted bytes> <promoted bytes> <memory tier moves>} and, when the store is open, {@code R}. An optional
  * sixth argument is a memory tier directory.
  */
 public final class KillTrialChild {
@@ -25,8 +25,8 @@ public final class KillTrialChild {
 
   private KillTrialChild() {}
 
-  /** Bytes of the memory tier when the child runs with one: four write buffers. */
-  static final long MEMORY_TIER_BYTES = 256 << 10;
+  /** Bytes of the memory tier when the child runs with one: the least, two write buffers. */
+  static final long MEMORY_TIER_BYTES = 128 << 10;
 
   static HotRapOptions options(Path fast, Path slow) {
     return options(fast, slow, null);
@@ -74,7 +74,8 @@ public final class KillTrialChild {
     while (true) {
       Thread.sleep(1000); // a progress report, not synchronisation
       HotRapStats s = db.stats();
-      report(log, "S " + s.bytesDemoted() + " " + (s.bytesPromotedByFlush() + s.bytesPromotedByCompaction()));
+      report(log, "S " + s.bytesDemoted() + " " + (s.bytesPromotedByFlush() + s.bytesPromotedByCompaction())
+          + " " + s.memoryTierMoves());
     }
   }
 
