@@ -126,6 +126,11 @@ final class MemoryTier implements AutoCloseable {
   private static final int REPLAY_BATCH_BYTES = 4 << 20;
   private static final long MIN_SEGMENT_BYTES = 256 << 10;
   private static final long MAX_SEGMENT_BYTES = 64L << 20;
+  /**
+   * Log segments per memory tier: each seal forces the segment on the write path, so segments
+   * are large, yet at λ_t = 2.5 the log still spans about ten of them for trim to choose from.
+   */
+  private static final long SEGMENTS_PER_TIER = 4;
 
   private final HotRapOptions options;
   private final RocksDB main;
@@ -143,6 +148,8 @@ final class MemoryTier implements AutoCloseable {
   private final WriteOptions memWrite = new WriteOptions().setDisableWAL(true);
   private final RocksDB mem;
   private final List<ColumnFamilyHandle> memHandles = new ArrayList<>();
+  /** The generations' Bloom filter policy and block cache, closed after the instance. */
+  private final List<AutoCloseable> tableResources = new ArrayList<>();
   private final Durability ack;
   private final long freezeBytes;
   private TierLog log;
@@ -263,6 +270,9 @@ final class MemoryTier implements AutoCloseable {
     ColumnFamilyOptions cfo = null;
     RocksDB mem = null;
     MemoryTier tier = null;
+    // Owned by the column family options' user, closed after the instance (see close()).
+    org.rocksdb.BloomFilter filter = new org.rocksdb.BloomFilter(HotRapOptions.DEFAULT_BLOOM_BITS_PER_KEY);
+    org.rocksdb.LRUCache cache = new org.rocksdb.LRUCache(blockCacheBytes(options));
     try {
       deleteTree(memDir); // rebuilt from the log: see the class javadoc
       deleteTree(options.fastPath().resolve(INGEST_DIR));
@@ -280,32 +290,46 @@ final class MemoryTier implements AutoCloseable {
           .setMaxBytesForLevelBase(Math.max(4 * options.writeBufferBytes(),
               options.memoryTierBytes() / 8))
           // RAM is not the bottleneck CPU is here; the fast tier compresses what reaches it.
-          .setCompressionType(CompressionType.NO_COMPRESSION);
+          .setCompressionType(CompressionType.NO_COMPRESSION)
+          .setTableFormatConfig(new org.rocksdb.BlockBasedTableConfig()
+              // Reads of keys the tier does not hold must not search every level of every
+              // generation; the files are in RAM, so a small cache of parsed blocks suffices.
+              .setFilterPolicy(filter)
+              .setBlockCache(cache));
       List<ColumnFamilyHandle> handles = new ArrayList<>();
       mem = RocksDB.open(dbo, memDir.toString(),
           List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY)), handles);
       tier = new MemoryTier(options, main, metaCf, fastCf, slowCf, gate, counters, memDir, dbo,
           cfo, mem);
       tier.memHandles.addAll(handles);
+      tier.tableResources.add(filter);
+      tier.tableResources.add(cache);
       tier.recover();
       return tier;
     } catch (RocksDBException e) {
-      cleanUp(tier, mem, dbo, cfo);
+      cleanUp(tier, mem, dbo, cfo, filter, cache);
       throw new HotRapException("cannot open the memory tier in " + memDir, e);
     } catch (IOException e) {
-      cleanUp(tier, mem, dbo, cfo);
+      cleanUp(tier, mem, dbo, cfo, filter, cache);
       throw new HotRapException("cannot open the memory tier in " + memDir + " or its log", e);
     } catch (RuntimeException | Error e) {
-      cleanUp(tier, mem, dbo, cfo);
+      cleanUp(tier, mem, dbo, cfo, filter, cache);
       throw e;
     }
   }
 
   private static void cleanUp(MemoryTier tier, RocksDB mem, DBOptions dbo,
-      ColumnFamilyOptions cfo) {
+      ColumnFamilyOptions cfo, AutoCloseable... table) {
     if (tier != null) {
       tier.close();
       return;
+    }
+    for (AutoCloseable c : table) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        LOG.log(Level.WARNING, "cannot close " + c, e);
+      }
     }
     if (mem != null) {
       mem.close();
@@ -316,6 +340,11 @@ final class MemoryTier implements AutoCloseable {
     if (dbo != null) {
       dbo.close();
     }
+  }
+
+  /** The memory instance's block cache: a sixteenth of the tier, in addition to it. */
+  static long blockCacheBytes(HotRapOptions options) {
+    return Math.max(1L << 20, options.memoryTierBytes() / 16);
   }
 
   /** Bad input (DESIGN.md §11): the memory directory must exist and be writable. */
@@ -393,7 +422,7 @@ final class MemoryTier implements AutoCloseable {
 
   private TierLogOptions logOptions() {
     long segment = Math.max(MIN_SEGMENT_BYTES,
-        Math.min(MAX_SEGMENT_BYTES, options.memoryTierBytes() / 16));
+        Math.min(MAX_SEGMENT_BYTES, options.memoryTierBytes() / SEGMENTS_PER_TIER));
     TierLogOptions.Builder b = TierLogOptions.builder()
         .directory(options.fastPath().resolve(LOG_DIR))
         .memoryTierBytes(options.memoryTierBytes())
@@ -934,6 +963,13 @@ final class MemoryTier implements AutoCloseable {
     }
     genOptions.close();
     memDbOptions.close();
+    for (AutoCloseable c : tableResources) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        LOG.log(Level.WARNING, "cannot close " + c, e);
+      }
+    }
     memWrite.close();
     mainWrite.close();
     syncWrite.close();

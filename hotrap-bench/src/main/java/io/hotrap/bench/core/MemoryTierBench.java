@@ -29,7 +29,8 @@ import java.util.stream.Stream;
  * and 50% reads of keys drawn the same way (mostly misses, answered by Bloom filters); {@code UH-zipf}, after a load of {@code --keys} records,
  * 50% updates and 50% reads, both Zipfian (s = 0.99).
  *
- * <p>Fast-disk bytes written are read from the block device under {@code --fast-dir}, which must
+ * <p>Values are half random, half a repeat of the random half (about 2:1 compressible, db_bench's
+ * default ratio of 0.5). Fast-disk bytes written are read from the block device under {@code --fast-dir}, which must
  * be a loop device made by {@code scripts/slowdisk.sh up} (no limits needed): every byte the store
  * writes there counts, the RocksDB WAL, the tier log, flushes, ingested files and compactions
  * alike. The tier log's size is sampled every 100 ms; the steady state is the second half of the
@@ -48,7 +49,7 @@ public final class MemoryTierBench {
     Path slowDir = args.getPath("slow-dir", null);
     Path memDir = args.getPath("mem-dir", null);
     if (fastDir == null || slowDir == null || memDir == null) {
-      throw new Args.UsageException("memory-tier needs --fast-dir, --slow-dir and --mem-dir");
+      throw new IllegalArgumentException("memory-tier needs --fast-dir, --slow-dir and --mem-dir");
     }
     long memory = args.getLong("memory-mib", 64) << 20;
     long budget = args.getLong("budget-mib", 256) << 20;
@@ -62,7 +63,7 @@ public final class MemoryTierBench {
     Codec codec = Codec.valueOf(args.getString("codec", "LZ4").toUpperCase(Locale.ROOT));
     boolean trim = Boolean.parseBoolean(args.getString("trim", "true"));
     long seed = args.getLong("seed", 1);
-    SlowDisk fastDevice = SlowDisk.find(fastDir).orElseThrow(() -> new Args.UsageException(
+    SlowDisk fastDevice = SlowDisk.find(fastDir).orElseThrow(() -> new IllegalArgumentException(
         "--fast-dir " + fastDir + " must be on a loop device made by scripts/slowdisk.sh up, so"
             + " that the bytes written to it can be counted"));
     out.printf(Locale.ROOT, "# memory-tier: memory %d MiB, budget %d MiB, ops %d, keys %d, value %d B,"
@@ -87,8 +88,9 @@ public final class MemoryTierBench {
           } else {
             // Same RAM: the memory tier's bytes as block cache and fast-tier write buffers.
             // Four write buffers (two per tier) grow by an eighth each, the cache takes the rest.
+            // The memory instance's own block cache (a sixteenth of the tier) counts too.
             long buffers = memory / 8;
-            b.blockCacheBytes(defaults.blockCacheBytes() + memory - 4 * buffers)
+            b.blockCacheBytes(defaults.blockCacheBytes() + memory + memory / 16 - 4 * buffers)
                 .writeBufferBytes(defaults.writeBufferBytes() + buffers);
           }
           out.println(runOne(b.build(), workload, system, round, ops, keys, valueBytes, threads,
@@ -104,7 +106,7 @@ public final class MemoryTierBench {
       Path memDir) throws Exception {
     boolean zipf = workload.equalsIgnoreCase("UH-zipf");
     if (!zipf && !workload.equalsIgnoreCase("WH-uniform")) {
-      throw new Args.UsageException("unknown workload " + workload + "; known: WH-uniform, UH-zipf");
+      throw new IllegalArgumentException("unknown workload " + workload + "; known: WH-uniform, UH-zipf");
     }
     AtomicLong inserted = new AtomicLong();
     long opsPerSecond;
@@ -114,8 +116,9 @@ public final class MemoryTierBench {
     try (HotRapDB db = HotRapDB.open(options)) {
       if (zipf) {
         byte[] v = new byte[valueBytes];
+        SplittableRandom load = new SplittableRandom(seed * 1_000_003);
         for (int i = 0; i < keys; i++) {
-          new SplittableRandom(seed * 1_000_003 + i).nextBytes(v);
+          fill(load, v);
           db.put(key(i), v);
         }
         inserted.set(keys);
@@ -136,13 +139,13 @@ public final class MemoryTierBench {
             if (zipf) {
               int k = scatter(z.next(rnd), keys);
               if (write) {
-                rnd.nextBytes(v);
+                fill(rnd, v);
                 db.put(key(k), v);
               } else {
                 db.get(key(k));
               }
             } else if (write) {
-              rnd.nextBytes(v);
+              fill(rnd, v);
               db.put(key(rnd.nextInt(Integer.MAX_VALUE)), v);
               inserted.incrementAndGet();
             } else {
@@ -204,6 +207,17 @@ public final class MemoryTierBench {
     String[] f = Files.readString(Path.of("/sys/block", device.deviceName(), "stat")).trim()
         .split("\\s+");
     return Long.parseLong(f[6]);
+  }
+
+  /** Half random bytes, half a repeat of them: compressible to about half, as db_bench's default. */
+  private static void fill(SplittableRandom rnd, byte[] v) {
+    int half = v.length / 2;
+    for (int i = 0; i < half; i++) {
+      v[i] = (byte) rnd.nextInt(256);
+    }
+    for (int i = half; i < v.length; i++) {
+      v[i] = v[i - half];
+    }
   }
 
   private static byte[] key(long i) {
