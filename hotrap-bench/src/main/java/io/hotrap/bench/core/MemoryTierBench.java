@@ -33,7 +33,8 @@ import java.util.stream.Stream;
  * default ratio of 0.5). Fast-disk bytes written are read from the block device under {@code --fast-dir}, which must
  * be a loop device made by {@code scripts/slowdisk.sh up} (no limits needed): every byte the store
  * writes there counts, the RocksDB WAL, the tier log, flushes, ingested files and compactions
- * alike. The tier log's size is sampled every 100 ms; the steady state is the second half of the
+ * alike ({@code fast_sst_bytes_written}: the fast column family's flush and compaction output
+ * alone, from RocksDB's statistics; ingested files are not in it). The tier log's size is sampled every 100 ms; the steady state is the second half of the
  * run. After each {@code hotrap-mem} run the store is closed, the memory directory wiped, and the
  * reopen timed: the rebuild of the memory tier from the log.
  */
@@ -71,7 +72,7 @@ public final class MemoryTierBench {
         keys, valueBytes, threads, codec, trim, fastDevice.device());
     out.println("workload,system,round,ops_per_s,fast_bytes_written,fast_bytes_per_op,"
         + "tierlog_steady_mean,tierlog_steady_max,tierlog_peak,memory_tier_bytes,tierlog_trims,"
-        + "recovery_s,recovered_tier_bytes,recovery_s_per_gib");
+        + "recovery_s,recovered_tier_bytes,recovery_s_per_gib,fast_sst_bytes_written,slow_sst_bytes_written");
     for (String workload : workloads) {
       for (int round = 0; round < rounds; round++) {
         for (String system : systems) {
@@ -109,6 +110,7 @@ public final class MemoryTierBench {
       throw new IllegalArgumentException("unknown workload " + workload + "; known: WH-uniform, UH-zipf");
     }
     AtomicLong inserted = new AtomicLong();
+    long[] sstBefore = new long[2];
     long opsPerSecond;
     long written;
     List<Long> samples = new ArrayList<>();
@@ -126,6 +128,9 @@ public final class MemoryTierBench {
         db.awaitBackgroundWork();
       }
       long before = sectorsWritten(fastDevice);
+      HotRapStats first = db.stats();
+      sstBefore[0] = first.fastBytesWritten();
+      sstBefore[1] = first.slowBytesWritten();
       long start = System.nanoTime();
       Thread[] workers = new Thread[threads];
       AtomicLong done = new AtomicLong();
@@ -191,9 +196,10 @@ public final class MemoryTierBench {
             gib > 0 ? seconds / gib : 0);
       }
     }
-    return String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%.1f,%.0f,%d,%d,%d,%d,%s", workload, system,
-        round, opsPerSecond, written, written / (double) ops, mean, max, last.tierLogPeakBytes(),
-        last.memoryTierBytes(), last.tierLogTrims(), recovery);
+    return String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%.1f,%.0f,%d,%d,%d,%d,%s,%d,%d", workload,
+        system, round, opsPerSecond, written, written / (double) ops, mean, max,
+        last.tierLogPeakBytes(), last.memoryTierBytes(), last.tierLogTrims(), recovery,
+        last.fastBytesWritten() - sstBefore[0], last.slowBytesWritten() - sstBefore[1]);
   }
 
   /** Bytes written to the device so far counted after a sync, so write-back is included. */
