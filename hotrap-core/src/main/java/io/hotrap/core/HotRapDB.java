@@ -107,8 +107,8 @@ public final class HotRapDB implements AutoCloseable {
   private final MigrationScheduler scheduler;
   /** Null without {@link HotRapOptions#memoryTier()}. */
   private final MemoryTier memory;
-  /** Set by {@link #flush()}: the next mover pass moves the memory tier whatever its size. */
-  private volatile boolean forceMemoryMove;
+  /** Moves the memory tier into the fast tier; null without one. */
+  private final MemoryMover memoryMover;
   private final TierEventListener listener;
   private final HotRapMetrics metrics;
   private final LifecycleGuard guard = new LifecycleGuard();
@@ -149,6 +149,7 @@ public final class HotRapDB implements AutoCloseable {
           throttle::sizesChanged, promoter != null ? promoter : PromotionByCompaction.NONE,
           () -> !openSnapshots.isEmpty(), hooks.migration());
       this.scheduler = new MigrationScheduler(migrator, counters, options);
+      this.memoryMover = m != null ? new MemoryMover(m, counters, options) : null;
       this.requestMigration = scheduler::requestCheck;
       constructed = true;
     } finally {
@@ -265,13 +266,9 @@ public final class HotRapDB implements AutoCloseable {
   private void start() throws RocksDBException {
     migrator.refreshSizes();
     listener.attach(migrator, scheduler);
-    if (memory != null) {
-      scheduler.setBeforeCheck(() -> {
-        boolean force = forceMemoryMove;
-        forceMemoryMove = false;
-        return memory.moveIfNeeded(force);
-      });
-      memory.setMoveRequester(scheduler::requestCheck);
+    if (memoryMover != null) {
+      memory.setMoveRequester(() -> memoryMover.request(false));
+      memoryMover.start();
     }
     scheduler.start();
     if (options.meterRegistry() != null) {
@@ -583,9 +580,8 @@ public final class HotRapDB implements AutoCloseable {
   public void flush() {
     guard.enter();
     try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
-      if (memory != null) {
-        forceMemoryMove = true;
-        scheduler.awaitCheck(scheduler.requestCheck());
+      if (memoryMover != null) {
+        memoryMover.await(memoryMover.request(true));
       }
       db.flush(fo, List.of(fastCf, slowCf));
       scheduler.requestCheck();
@@ -609,10 +605,15 @@ public final class HotRapDB implements AutoCloseable {
         if (promoter != null) {
           promoter.awaitIdle();
         }
+        boolean moved = false;
+        if (memoryMover != null) {
+          memoryMover.await(memoryMover.request(false));
+          moved = memoryMover.lastPassMoved();
+        }
         awaitRocksIdle();
         long ticket = scheduler.requestCheck();
         scheduler.awaitCheck(ticket);
-        if (!scheduler.lastCheckMigrated() && rocksIdle()) {
+        if (!moved && !scheduler.lastCheckMigrated() && rocksIdle()) {
           return;
         }
       }
@@ -678,6 +679,9 @@ public final class HotRapDB implements AutoCloseable {
     guard.drain();
     listener.detach();
     scheduler.close();
+    if (memoryMover != null) {
+      memoryMover.close();
+    }
     if (promoter != null) {
       promoter.close();
     }

@@ -51,6 +51,7 @@ public final class HotRapStats {
   private final long tierLogTrims;
   private final long tierLogCompressions;
   private final long memoryTierRecoveryNanos;
+  private final long memoryTierStallNanos;
 
   HotRapStats(StoreCounters c, boolean raltAvailable, RaltStats raltStats, long fastBytesWritten,
       long slowBytesWritten) {
@@ -65,6 +66,7 @@ public final class HotRapStats {
     tierLogTrims = c.tierLogTrims;
     tierLogCompressions = c.tierLogCompressions;
     memoryTierRecoveryNanos = c.memoryTierRecoveryNanos;
+    memoryTierStallNanos = c.memoryTierStallNanos.sum();
     getsServedFast = c.getsServedFast.sum();
     getsServedSlow = c.getsServedSlow.sum();
     fastSstBytes = c.fastSstBytes;
@@ -274,4 +276,7 @@ public final class HotRapStats {
 
   /** Time the last open took to rebuild the memory tier from the log, in nanoseconds. */
   public long memoryTierRecoveryNanos() { return memoryTierRecoveryNanos; }
+
+  /** Time user writes waited for the memory tier to move a generation, in nanoseconds. */
+  public long memoryTierStallNanos() { return memoryTierStallNanos; }
 }

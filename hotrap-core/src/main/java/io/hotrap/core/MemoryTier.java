@@ -57,8 +57,8 @@ import org.rocksdb.WriteOptions;
  *
  * The memory instance holds one column family per <em>generation</em>, each covering a contiguous
  * range of log sequence numbers. User writes go to the newest (active) one. Once it holds
- * {@code memoryBytes / 2}, the mover ({@link #moveIfNeeded()}, on the migration thread, so never
- * concurrently with a migration of the fast tier) freezes it — a new active generation starts at the
+ * {@code memoryBytes / 2}, the mover ({@link #moveIfNeeded}, on the {@link MemoryMover} thread)
+ * freezes it — a new active generation starts at the
  * next sequence number — writes the frozen generation's records as sorted SST files, ingests them
  * into the fast tier, records the frozen generation's last sequence number as <em>moved through</em>
  * (synced), marks the log dead up to it, and retires the generation; it is dropped once no reader
@@ -67,6 +67,13 @@ import org.rocksdb.WriteOptions;
  * which is right because every version in the frozen generation is newer than every version of the
  * same key in the fast and slow tiers (they only ever received older generations, and promotions,
  * which copy slow-tier versions).
+ *
+ * <p>The mover runs beside tier migration and promotion. Both read the fast tier and later commit
+ * under the {@link CommitGate}, dropping the keys written meanwhile; an ingestion changes the fast
+ * tier like a write, so it is treated as one: with the gate held exclusive, the mover ingests and
+ * marks every ingested key written ({@link CommitGate#markWritten}). A migration that read the fast
+ * tier before then drops those keys at commit instead of demoting (and tombstoning) the newer
+ * ingested version; one that reads after sees it.
  *
  * <h2>Deletes</h2>
  *
@@ -589,7 +596,9 @@ final class MemoryTier implements AutoCloseable {
     if (gens.size() < 2 || bytesSinceCheck.get() < freezeBytes) {
       return;
     }
-    long deadline = System.nanoTime() + options.maxWriteStall().toNanos();
+    long begin = System.nanoTime();
+    long deadline = begin + options.maxWriteStall().toNanos();
+    counters.memoryTierStalls.increment();
     roomLock.lock();
     try {
       while (!closed && gens.size() >= 2 && activeBytes() >= freezeBytes) {
@@ -604,6 +613,7 @@ final class MemoryTier implements AutoCloseable {
       Thread.currentThread().interrupt();
     } finally {
       roomLock.unlock();
+      counters.memoryTierStallNanos.add(System.nanoTime() - begin);
     }
   }
 
@@ -658,6 +668,7 @@ final class MemoryTier implements AutoCloseable {
     }
   }
 
+  /** What a writer runs when the active generation is full: ask the {@link MemoryMover}. */
   void setMoveRequester(Runnable requester) {
     this.requestMove = requester;
   }
@@ -766,7 +777,8 @@ final class MemoryTier implements AutoCloseable {
         seqLock.unlock();
       }
     });
-    List<Path> files = writeSortedFiles(frozen[0]);
+    List<byte[]> movedKeys = new ArrayList<>();
+    List<Path> files = writeSortedFiles(frozen[0], movedKeys);
     gate.commit(() -> {
       if (!files.isEmpty()) {
         try (org.rocksdb.IngestExternalFileOptions io = new org.rocksdb.IngestExternalFileOptions()
@@ -777,6 +789,9 @@ final class MemoryTier implements AutoCloseable {
           }
           main.ingestExternalFile(fastCf, names, io);
         }
+      }
+      for (byte[] key : movedKeys) {
+        gate.markWritten(key); // see "The mover runs beside tier migration" above
       }
       // Only now is everything up to lastSeq in the fast tier's files (ingestion syncs them and
       // the MANIFEST); the synced write also syncs the WAL before it, with the delete tombstones.
@@ -819,7 +834,8 @@ final class MemoryTier implements AutoCloseable {
   }
 
   /** The frozen generation's records, tagged deletes as tombstones, in fast-tier-sized files. */
-  private List<Path> writeSortedFiles(Generation g) throws RocksDBException, IOException {
+  private List<Path> writeSortedFiles(Generation g, List<byte[]> keys)
+      throws RocksDBException, IOException {
     List<Path> files = new ArrayList<>();
     boolean success = false;
     org.rocksdb.SstFileWriter writer = null;
@@ -840,13 +856,15 @@ final class MemoryTier implements AutoCloseable {
         }
         byte[] key = it.key();
         byte[] v = it.value();
+        keys.add(key);
         if (v[0] == DELETED) {
           writer.delete(key);
         } else {
           writer.put(key, java.util.Arrays.copyOfRange(v, 1, v.length));
         }
         written += key.length + v.length;
-        if (written >= options.fastTargetFileBytes()) {
+        // Few large files: each ingested file is one more L0 file of the fast tier.
+        if (written >= Math.max(options.fastTargetFileBytes(), freezeBytes / 4)) {
           writer.finish();
           writer.close();
           writer = null;

@@ -30,8 +30,6 @@ final class MigrationScheduler implements AutoCloseable {
   private long completed;
   private boolean closing;
   private volatile boolean lastCheckMigrated;
-  /** Runs before each migration check on this thread (the memory tier's mover), or null. */
-  private volatile java.util.concurrent.Callable<Boolean> beforeCheck;
 
   MigrationScheduler(TierMigrator migrator, StoreCounters counters, HotRapOptions options) {
     this.migrator = migrator;
@@ -39,14 +37,6 @@ final class MigrationScheduler implements AutoCloseable {
     this.intervalNanos = options.migrationCheckInterval().toNanos();
     this.thread = new Thread(this::runLoop, "hotrap-migrator-" + options.fastPath().getFileName());
     thread.setDaemon(true);
-  }
-
-  /**
-   * Sets work to run before every check, on this thread, so it never runs concurrently with a
-   * migration; its result counts as "migrated" for {@link #lastCheckMigrated()}.
-   */
-  void setBeforeCheck(java.util.concurrent.Callable<Boolean> task) {
-    this.beforeCheck = task;
   }
 
   void start() {
@@ -113,11 +103,7 @@ final class MigrationScheduler implements AutoCloseable {
       }
       boolean migrated = false;
       try {
-        java.util.concurrent.Callable<Boolean> before = beforeCheck;
-        if (before != null) {
-          migrated = before.call();
-        }
-        migrated |= migrator.checkOnce();
+        migrated = migrator.checkOnce();
       } catch (Throwable t) {
         if (t instanceof VirtualMachineError) {
           throw (VirtualMachineError) t;

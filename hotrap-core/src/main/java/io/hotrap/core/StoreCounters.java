@@ -56,6 +56,9 @@ final class StoreCounters {
   // Memory tier (MemoryTier); refreshed by its mover on every migration check and by stats().
   final LongAdder getsServedMemory = new LongAdder();
   final LongAdder memoryTierMoves = new LongAdder();
+  /** Writers that found the memory tier full, and how long they waited. */
+  final LongAdder memoryTierStalls = new LongAdder();
+  final LongAdder memoryTierStallNanos = new LongAdder();
   volatile long memoryTierBytes;
   volatile long tierLogBytes;
   volatile long tierLogLiveBytes;

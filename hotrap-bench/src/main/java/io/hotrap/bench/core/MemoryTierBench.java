@@ -72,7 +72,7 @@ public final class MemoryTierBench {
         keys, valueBytes, threads, codec, trim, fastDevice.device());
     out.println("workload,system,round,ops_per_s,fast_bytes_written,fast_bytes_per_op,"
         + "tierlog_steady_mean,tierlog_steady_max,tierlog_peak,memory_tier_bytes,tierlog_trims,"
-        + "recovery_s,recovered_tier_bytes,recovery_s_per_gib,fast_sst_bytes_written,slow_sst_bytes_written");
+        + "recovery_s,recovered_tier_bytes,recovery_s_per_gib,fast_sst_bytes_written,slow_sst_bytes_written,memory_stall_s");
     for (String workload : workloads) {
       for (int round = 0; round < rounds; round++) {
         for (String system : systems) {
@@ -196,10 +196,11 @@ public final class MemoryTierBench {
             gib > 0 ? seconds / gib : 0);
       }
     }
-    return String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%.1f,%.0f,%d,%d,%d,%d,%s,%d,%d", workload,
+    return String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%.1f,%.0f,%d,%d,%d,%d,%s,%d,%d,%.1f", workload,
         system, round, opsPerSecond, written, written / (double) ops, mean, max,
         last.tierLogPeakBytes(), last.memoryTierBytes(), last.tierLogTrims(), recovery,
-        last.fastBytesWritten() - sstBefore[0], last.slowBytesWritten() - sstBefore[1]);
+        last.fastBytesWritten() - sstBefore[0], last.slowBytesWritten() - sstBefore[1],
+        last.memoryTierStallNanos() / 1e9);
   }
 
   /** Bytes written to the device so far counted after a sync, so write-back is included. */
