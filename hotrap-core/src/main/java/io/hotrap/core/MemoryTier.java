@@ -159,6 +159,8 @@ final class MemoryTier implements AutoCloseable {
   private final List<AutoCloseable> tableResources = new ArrayList<>();
   private final Durability ack;
   private final long freezeBytes;
+  /** Bytes written between two size checks of the active generation (each asks the mover). */
+  private final long checkBytes;
   private TierLog log;
 
   /** Live generations, newest first; replaced (copy on write) with the gate exclusive. */
@@ -257,6 +259,7 @@ final class MemoryTier implements AutoCloseable {
     this.mem = mem;
     this.ack = options.syncWrites() ? Durability.SYNCED : Durability.WRITTEN;
     this.freezeBytes = Math.max(options.writeBufferBytes(), options.memoryTierBytes() / 2);
+    this.checkBytes = Math.max(options.writeBufferBytes() / 4, freezeBytes / 8);
   }
 
   /**
@@ -588,12 +591,12 @@ final class MemoryTier implements AutoCloseable {
   // ---------------------------------------------------------------- writes
 
   /**
-   * Waits, outside the gate, while the active generation is full and the previous one has not
-   * moved yet, at most {@link HotRapOptions#maxWriteStall()}; like {@link WriteThrottle}, a writer
+   * Waits, outside the gate, while the active generation is full, until the mover froze it (which
+   * waits for the previous generation to be moved), at most {@link HotRapOptions#maxWriteStall()}; like {@link WriteThrottle}, a writer
    * must not wait inside the gate, which the mover needs exclusive.
    */
   void awaitRoom() {
-    if (gens.size() < 2 || bytesSinceCheck.get() < freezeBytes) {
+    if (bytesSinceCheck.get() < checkBytes || activeBytes() < freezeBytes) {
       return;
     }
     long begin = System.nanoTime();
@@ -601,7 +604,9 @@ final class MemoryTier implements AutoCloseable {
     counters.memoryTierStalls.increment();
     roomLock.lock();
     try {
-      while (!closed && gens.size() >= 2 && activeBytes() >= freezeBytes) {
+      // Until the mover froze the full generation: at most two generations of freezeBytes, so
+      // the tier stays within memoryBytes (give or take the memtable being filled).
+      while (!closed && activeBytes() >= freezeBytes) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return;
@@ -663,7 +668,7 @@ final class MemoryTier implements AutoCloseable {
         main.write(mainWrite, tombstones);
       }
     }
-    if (bytesSinceCheck.addAndGet(bytes) >= freezeBytes) {
+    if (bytesSinceCheck.addAndGet(bytes) >= checkBytes) {
       requestMove.run();
     }
   }
@@ -777,6 +782,7 @@ final class MemoryTier implements AutoCloseable {
         seqLock.unlock();
       }
     });
+    signalRoom(); // writers waiting for a full generation may go on in the new one
     List<byte[]> movedKeys = new ArrayList<>();
     List<Path> files = writeSortedFiles(frozen[0], movedKeys);
     gate.commit(() -> {
@@ -802,14 +808,18 @@ final class MemoryTier implements AutoCloseable {
     });
     log.markDead(0, lastSeq[0]);
     counters.memoryTierMoves.increment();
+    signalRoom();
+    refreshCounters();
+    return true;
+  }
+
+  private void signalRoom() {
     roomLock.lock();
     try {
       roomFreed.signalAll();
     } finally {
       roomLock.unlock();
     }
-    refreshCounters();
-    return true;
   }
 
   private boolean activeHasData() {
