@@ -102,6 +102,8 @@ class MemoryTierTest {
       db.awaitBackgroundWork();
       HotRapStats s = db.stats();
       assertTrue(s.memoryTierMoves() >= 4, "moves: " + s.memoryTierMoves());
+      assertTrue(s.memoryTierBytes() <= MEMORY * 5 / 4, "the tier outgrew its size: "
+          + s.memoryTierBytes());
       assertTrue(db.memory().movedThrough() > 0);
       assertTrue(s.fastSstBytes() + s.slowSstBytes() > 0);
       db.memory().awaitLogWork();
