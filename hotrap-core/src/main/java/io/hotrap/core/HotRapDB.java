@@ -327,7 +327,7 @@ public final class HotRapDB implements AutoCloseable {
             v = view.lookup(key);
           }
         }
-        if (v == MemoryTier.TOMBSTONE) {
+        if (v == MemoryRecords.TOMBSTONE) {
           counters.getsServedFast.increment();
           counters.getsServedMemory.increment();
           return null;

@@ -200,7 +200,7 @@ public final class HotRapIterator implements AutoCloseable {
       RocksIterator source = sources[winner];
       byte[] value = source.value();
       if (winner < fastIndex) {
-        value = MemoryTier.untag(value);
+        value = MemoryRecords.untag(value);
       }
       if (!recorded) {
         recorded = true;
@@ -248,7 +248,7 @@ public final class HotRapIterator implements AutoCloseable {
       }
       current = mask;
       winner = first;
-      if (first < fastIndex && sources[first].value()[0] == MemoryTier.DELETED) {
+      if (first < fastIndex && sources[first].value()[0] == MemoryRecords.DELETED) {
         advanceCurrent();
         continue;
       }

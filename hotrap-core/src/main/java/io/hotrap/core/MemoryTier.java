@@ -77,12 +77,12 @@ import org.rocksdb.WriteOptions;
  *
  * <h2>Deletes</h2>
  *
- * A delete is stored in the memory tier as a value with the {@link #DELETED} tag, not as a RocksDB
- * tombstone, because a Java get cannot tell a tombstone from a miss: a tagged delete stops a read
- * before it reaches the older tiers, so every user write, put or delete, becomes visible in one
- * atomic write of the memory instance. The delete also writes tombstones to the fast and slow
+ * A delete is stored in the memory tier as a value with the {@link MemoryRecords#DELETED} tag,
+ * not as a RocksDB tombstone, because a Java get cannot tell a tombstone from a miss: a tagged
+ * delete stops a read before it reaches the older tiers, so every user write, put or delete,
+ * becomes visible in one atomic write of the memory instance. The delete also writes tombstones to the fast and slow
  * tiers as in the core store (I3); when its generation moves, it becomes a tombstone in the ingested
- * file. Values in the memory instance carry a one-byte tag ({@link #VALUE} or {@link #DELETED}).
+ * file. Values in the memory instance carry a one-byte tag ({@link MemoryRecords}).
  *
  * <h2>Durability and recovery</h2>
  *
@@ -125,10 +125,6 @@ final class MemoryTier implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(MemoryTier.class.getName());
   static final String LOG_DIR = "tierlog";
   static final String INGEST_DIR = "ingest";
-  static final byte VALUE = 0;
-  static final byte DELETED = 1;
-  /** Tag of a log record holding a batch of several operations. */
-  private static final byte BATCH = 2;
   private static final byte[] MOVED_THROUGH = utf8("hotrap.memory.moved.through");
   private static final int REPLAY_BATCH_BYTES = 4 << 20;
   private static final long MIN_SEGMENT_BYTES = 256 << 10;
@@ -237,8 +233,6 @@ final class MemoryTier implements AutoCloseable {
     }
   }
 
-  /** What {@link #lookup} returns for a key the memory tier holds deleted. */
-  static final byte[] TOMBSTONE = new byte[0];
 
   private MemoryTier(HotRapOptions options, RocksDB main, ColumnFamilyHandle metaCf,
       ColumnFamilyHandle fastCf, ColumnFamilyHandle slowCf, CommitGate gate,
@@ -470,9 +464,9 @@ final class MemoryTier implements AutoCloseable {
       }
       records++;
       try {
-        decode(r, (key, value) -> {
+        MemoryRecords.decode(r, (key, value) -> {
           if (value == null) {
-            memBatch.put(target.cf, key, new byte[] {DELETED});
+            memBatch.put(target.cf, key, new byte[] {MemoryRecords.DELETED});
             mainBatch.delete(fastCf, key);
             mainBatch.delete(slowCf, key);
           } else {
@@ -510,90 +504,13 @@ final class MemoryTier implements AutoCloseable {
     }
   }
 
-  // ---------------------------------------------------------------- log record format
-
-  @FunctionalInterface
-  interface OpSink {
-    /** {@code value} is the tagged value to store in the memory tier, or null for a delete. */
-    void accept(byte[] key, byte[] value) throws RocksDBException;
-  }
-
-  /**
-   * A log record's payload. One put: key = the key, value = {@link #VALUE} then the value. One
-   * delete: key = the key, value null. A batch of several operations: key empty, value =
-   * {@link #BATCH} then per operation: key length (int), key, value length (int, -1 for a delete),
-   * value. Integers big-endian. The log checksums each record.
-   */
-  static LogRecord encode(long seq, byte[][] keys, byte[][] values) {
-    if (keys.length == 1) {
-      return new LogRecord(seq, keys[0], values[0] == null ? null : tagged(values[0]));
-    }
-    int size = 1;
-    for (int i = 0; i < keys.length; i++) {
-      size += 8 + keys[i].length + (values[i] == null ? 0 : values[i].length);
-    }
-    ByteBuffer b = ByteBuffer.allocate(size);
-    b.put(BATCH);
-    for (int i = 0; i < keys.length; i++) {
-      b.putInt(keys[i].length).put(keys[i]);
-      if (values[i] == null) {
-        b.putInt(-1);
-      } else {
-        b.putInt(values[i].length).put(values[i]);
-      }
-    }
-    return new LogRecord(seq, new byte[0], b.array());
-  }
-
-  static void decode(LogRecord r, OpSink sink) throws RocksDBException {
-    byte[] v = r.value();
-    if (v == null) {
-      sink.accept(r.key(), null);
-    } else if (v[0] == VALUE) {
-      sink.accept(r.key(), v);
-    } else if (v[0] == BATCH) {
-      ByteBuffer b = ByteBuffer.wrap(v, 1, v.length - 1);
-      while (b.hasRemaining()) {
-        byte[] key = new byte[b.getInt()];
-        b.get(key);
-        int n = b.getInt();
-        if (n < 0) {
-          sink.accept(key, null);
-        } else {
-          byte[] value = new byte[n + 1];
-          value[0] = VALUE;
-          b.get(value, 1, n);
-          sink.accept(key, value);
-        }
-      }
-    } else {
-      throw new IllegalStateException("tier log record " + r.seq() + " has an unknown tag " + v[0]);
-    }
-  }
-
-  private static byte[] tagged(byte[] value) {
-    byte[] t = new byte[value.length + 1];
-    t[0] = VALUE;
-    System.arraycopy(value, 0, t, 1, value.length);
-    return t;
-  }
-
-  /** The user's value of a tagged memory-tier value, or {@link #TOMBSTONE}. */
-  static byte[] untag(byte[] stored) {
-    if (stored[0] == DELETED) {
-      return TOMBSTONE;
-    }
-    byte[] v = new byte[stored.length - 1];
-    System.arraycopy(stored, 1, v, 0, v.length);
-    return v;
-  }
-
   // ---------------------------------------------------------------- writes
 
   /**
    * Waits, outside the gate, while the active generation is full, until the mover froze it (which
-   * waits for the previous generation to be moved), at most {@link HotRapOptions#maxWriteStall()}; like {@link WriteThrottle}, a writer
-   * must not wait inside the gate, which the mover needs exclusive.
+   * waits for the previous generation to be moved), at most {@link HotRapOptions#maxWriteStall()}.
+   * Like {@link WriteThrottle}: a writer must not wait inside the gate, which the mover needs
+   * exclusive.
    */
   void awaitRoom() {
     if (bytesSinceCheck.get() < checkBytes || activeBytes() < freezeBytes) {
@@ -637,17 +554,17 @@ final class MemoryTier implements AutoCloseable {
       seqLock.lock();
       try {
         long seq = nextSeq;
-        LogRecord record = encode(seq, keys, values);
+        LogRecord record = MemoryRecords.encode(seq, keys, values);
         log.append(seq, record.key(), record.value(), Durability.BUFFERED);
         nextSeq = seq + 1;
         ColumnFamilyHandle active = gens.get(0).cf;
         if (keys.length == 1) {
-          mem.put(active, memWrite, keys[0], record.value() == null ? new byte[] {DELETED}
+          mem.put(active, memWrite, keys[0], record.value() == null ? new byte[] {MemoryRecords.DELETED}
               : record.value());
         } else {
           for (int i = 0; i < keys.length; i++) {
-            batch.put(active, keys[i], values[i] == null ? new byte[] {DELETED}
-                : tagged(values[i]));
+            batch.put(active, keys[i], values[i] == null ? new byte[] {MemoryRecords.DELETED}
+                : MemoryRecords.tagged(values[i]));
           }
           mem.write(memWrite, batch);
         }
@@ -682,13 +599,13 @@ final class MemoryTier implements AutoCloseable {
 
   /**
    * The newest memory-tier version of {@code key}: null if the tier does not hold the key,
-   * {@link #TOMBSTONE} (compare by identity) if it holds it deleted.
+   * {@link MemoryRecords#TOMBSTONE} (compare by identity) if it holds it deleted.
    */
   private byte[] lookup(View view, ReadOptions ro, byte[] key) throws RocksDBException {
     for (Generation g : view.gens) {
       byte[] v = ro == null ? mem.get(g.cf, key) : mem.get(g.cf, ro, key);
       if (v != null) {
-        return untag(v);
+        return MemoryRecords.untag(v);
       }
     }
     return null;
@@ -867,7 +784,7 @@ final class MemoryTier implements AutoCloseable {
         byte[] key = it.key();
         byte[] v = it.value();
         keys.add(key);
-        if (v[0] == DELETED) {
+        if (v[0] == MemoryRecords.DELETED) {
           writer.delete(key);
         } else {
           writer.put(key, java.util.Arrays.copyOfRange(v, 1, v.length));
