@@ -185,11 +185,12 @@ public final class HotRapDB implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     NativeLibrary.load();
     StoreLayout layout = new StoreLayout(options.fastPath(), options.slowPath());
+    if (options.memoryTier()) {
+      MemoryTier.checkDirectory(options.memoryDir()); // before anything is created
+    }
     String storeId = layout.createOrVerify();
     if (!options.memoryTier()) {
       MemoryTier.checkNoOrphanLog(options);
-    } else {
-      MemoryTier.checkDirectory(options.memoryDir());
     }
     List<AutoCloseable> resources = new ArrayList<>();
     List<ColumnFamilyHandle> handles = new ArrayList<>();
