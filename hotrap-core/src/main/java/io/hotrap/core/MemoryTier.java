@@ -66,7 +66,12 @@ import org.rocksdb.WriteOptions;
  * and the slow tier. Ingestion gives the files a sequence number above everything in the fast tier,
  * which is right because every version in the frozen generation is newer than every version of the
  * same key in the fast and slow tiers (they only ever received older generations, and promotions,
- * which copy slow-tier versions).
+ * which copy slow-tier versions). One exception: a delete written while the generation was frozen
+ * tombstoned the fast and slow tiers directly, and the ingestion lands above those tombstones (the
+ * delete itself sits in the newer generation, which hides the key meanwhile). Migration may then
+ * demote the ingested older version above the slow tier's tombstone; so when a generation moves,
+ * its deletes tombstone the slow tier again, in the same exclusive hold (the ingested file carries
+ * them into the fast tier). {@code MemoryTierTest.aDeleteRacingTheMoveOfAnOlderGeneration...}.
  *
  * <p>The mover runs beside tier migration and promotion. Both read the fast tier and later commit
  * under the {@link CommitGate}, dropping the keys written meanwhile; an ingestion changes the fast
@@ -172,6 +177,8 @@ final class MemoryTier implements AutoCloseable {
   private final AtomicLong bytesSinceCheck = new AtomicLong();
   private volatile Runnable requestMove = () -> { };
   private volatile boolean closed;
+  /** Test hook: runs on the mover thread after a freeze, before the frozen generation is read. */
+  volatile Runnable afterFreeze;
 
   /** One column family of the memory instance and the log sequence numbers it covers. */
   static final class Generation {
@@ -700,8 +707,13 @@ final class MemoryTier implements AutoCloseable {
       }
     });
     signalRoom(); // writers waiting for a full generation may go on in the new one
+    Runnable hook = afterFreeze;
+    if (hook != null) {
+      hook.run();
+    }
     List<byte[]> movedKeys = new ArrayList<>();
-    List<Path> files = writeSortedFiles(frozen[0], movedKeys);
+    List<byte[]> deletedKeys = new ArrayList<>();
+    List<Path> files = writeSortedFiles(frozen[0], movedKeys, deletedKeys);
     gate.commit(() -> {
       if (!files.isEmpty()) {
         try (org.rocksdb.IngestExternalFileOptions io = new org.rocksdb.IngestExternalFileOptions()
@@ -711,6 +723,19 @@ final class MemoryTier implements AutoCloseable {
             names.add(p.toString());
           }
           main.ingestExternalFile(fastCf, names, io);
+        }
+      }
+      if (!deletedKeys.isEmpty()) {
+        // I3 across generations: a delete in this generation tombstoned the slow tier when it was
+        // written, but an older generation ingested after that delete (it was frozen first) put
+        // an older version into the fast tier, which migration may have demoted to the slow
+        // tier above that tombstone. The ingested file's tombstone covers the fast tier; this
+        // covers the slow one. Written before "moved through", whose synced write syncs it.
+        try (WriteBatch tombstones = new WriteBatch()) {
+          for (byte[] key : deletedKeys) {
+            tombstones.delete(slowCf, key);
+          }
+          main.write(mainWrite, tombstones);
         }
       }
       for (byte[] key : movedKeys) {
@@ -761,7 +786,7 @@ final class MemoryTier implements AutoCloseable {
   }
 
   /** The frozen generation's records, tagged deletes as tombstones, in fast-tier-sized files. */
-  private List<Path> writeSortedFiles(Generation g, List<byte[]> keys)
+  private List<Path> writeSortedFiles(Generation g, List<byte[]> keys, List<byte[]> deleted)
       throws RocksDBException, IOException {
     List<Path> files = new ArrayList<>();
     boolean success = false;
@@ -786,6 +811,7 @@ final class MemoryTier implements AutoCloseable {
         keys.add(key);
         if (v[0] == MemoryRecords.DELETED) {
           writer.delete(key);
+          deleted.add(key);
         } else {
           writer.put(key, java.util.Arrays.copyOfRange(v, 1, v.length));
         }

@@ -164,6 +164,37 @@ class MemoryTierTest {
     }
   }
 
+  /**
+   * A delete written while an older generation is being moved lands in the newer generation, and
+   * the older one's version of the key is ingested into the fast tier after the delete's
+   * tombstones; a migration may then demote it to the slow tier above the delete's slow tombstone.
+   * When the delete's own generation moves, the key must stay deleted in both tiers.
+   */
+  @Test
+  void aDeleteRacingTheMoveOfAnOlderGenerationStaysDeletedAfterMigration() throws Exception {
+    try (HotRapDB db = HotRapDB.open(options())) {
+      db.put(key(1), value(1, 1, 100));
+      db.put(key(2), value(2, 1, 100));
+      db.memory().afterFreeze = () -> {
+        db.memory().afterFreeze = null;
+        db.delete(key(1)); // on the mover thread, between the freeze and the ingestion
+      };
+      db.flush(); // moves the generation holding version 1; the delete is in the new one
+      assertNull(db.get(key(1)));
+      db.migrator().migrateNow(Long.MAX_VALUE, true); // version 1 of key 1 may go to the slow tier
+      assertNull(db.get(key(1)));
+      db.flush(); // moves the generation holding the delete
+      db.migrator().migrateNow(Long.MAX_VALUE, true);
+      assertNull(db.get(key(1)), "a deleted key came back from the slow tier");
+      assertEquals(1, versionOf(db.get(key(2))));
+    }
+    TestStores.deleteContents(memory());
+    try (HotRapDB db = HotRapDB.open(options())) {
+      assertNull(db.get(key(1)));
+      assertEquals(1, versionOf(db.get(key(2))));
+    }
+  }
+
   @Test
   void snapshotsAndIteratorsKeepTheirCutAcrossAMove() throws Exception {
     try (HotRapDB db = HotRapDB.open(options())) {
