@@ -44,6 +44,13 @@ public final class Main {
       "  commit-latency  user put latency while promotion by flush commits table after table",
       "               [--dir hotrap-data/commit-latency] [--records 60000] [--cache-kib 2048]",
       "               [--writes 100000] [--readers 1] [--pace-us 100] [--seed 11]",
+      "  memory-tier  hotrap against hotrap-mem (a memory tier) at the same RAM: throughput, fast-disk",
+      "               bytes written, tier log size, recovery after a wipe; --fast-dir must be on a",
+      "               loop device made by scripts/slowdisk.sh up",
+      "               --fast-dir D --slow-dir D --mem-dir D [--memory-mib 64] [--budget-mib 256]",
+      "               [--ops 2000000] [--keys 500000] [--value-bytes 1000] [--threads 2] [--rounds 1]",
+      "               [--workloads WH-uniform,UH-zipf] [--systems hotrap,hotrap-mem]",
+      "               [--codec LZ4|ZSTD|NONE] [--trim true|false] [--seed 1]",
       "  jmh [args]   the JMH benchmarks, with JMH's own arguments (-l lists, -h helps)",
       "");
 
@@ -91,6 +98,9 @@ public final class Main {
           return BenchCli.execute(args, out, err);
         case "commit-latency":
           io.hotrap.bench.core.CommitLatency.run(rest, out);
+          return 0;
+        case "memory-tier":
+          io.hotrap.bench.core.MemoryTierBench.run(rest, out);
           return 0;
         case "cold-get":
           io.hotrap.bench.core.ColdGetPaired.run(rest, out);

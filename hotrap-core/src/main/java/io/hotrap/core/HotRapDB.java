@@ -69,6 +69,12 @@ import org.rocksdb.WriteOptions;
  *       or hits, never a value (the flash cache starts cold after a crash).
  *   <li>The fast disk holds the log and the manifest: losing it loses the store, whatever the slow
  *       disk keeps.
+ *   <li>With a memory tier ({@link HotRapOptions.Builder#memoryTier}), user writes go to the
+ *       memory tier and are durable through its tier log on the fast disk instead of RocksDB's
+ *       WAL, with the same guarantees for a process crash and, with {@code syncWrites}, a power
+ *       loss; losing the memory directory's contents (RAM) loses nothing acknowledged: the next
+ *       open rebuilds the tier from the log ({@link MemoryTier}). A reader may see a write before
+ *       it is acknowledged, and a crash may then lose that write.
  * </ul>
  *
  * <p><b>Errors</b> (DESIGN.md §11). A null key or value throws {@link NullPointerException} naming
@@ -110,6 +116,10 @@ public final class HotRapDB implements AutoCloseable {
   private final SlowTierCache flashCache;
   private final String storeId;
   private final MigrationScheduler scheduler;
+  /** Null without {@link HotRapOptions#memoryTier()}. */
+  private final MemoryTier memory;
+  /** Moves the memory tier into the fast tier; null without one. */
+  private final MemoryMover memoryMover;
   private final TierEventListener listener;
   private final HotRapMetrics metrics;
   private final LifecycleGuard guard = new LifecycleGuard();
@@ -146,8 +156,12 @@ public final class HotRapDB implements AutoCloseable {
     this.gate = new CommitGate(new StripedWriteCounters(options.lockStripes()));
     Promoter p = null;
     SlowTierCache fc = null;
+    MemoryTier m = null;
     boolean constructed = false;
     try {
+      m = options.memoryTier()
+          ? MemoryTier.open(options, storeId, db, defaultCf, fastCf, slowCf, gate, counters) : null;
+      this.memory = m;
       p = options.promotion() ? new Promoter(db, fastCf, options, gate, tracker, counters, hooks.promotion()) : null;
       this.promoter = p;
       if (promoter != null && nativeDemotion != null) {
@@ -166,6 +180,7 @@ public final class HotRapDB implements AutoCloseable {
           throttle::sizesChanged, promoter != null ? promoter : PromotionByCompaction.NONE,
           () -> liveSnapshots.get() > 0, nativeDemotion, hooks.migration());
       this.scheduler = new MigrationScheduler(migrator, counters, options);
+      this.memoryMover = m != null ? new MemoryMover(m, counters, options) : null;
       this.requestMigration = scheduler::requestCheck;
       constructed = true;
     } finally {
@@ -176,6 +191,9 @@ public final class HotRapDB implements AutoCloseable {
         }
         if (fc != null) {
           fc.close();
+        }
+        if (m != null) {
+          m.close();
         }
         tracker.close();
         readOptions.close();
@@ -202,7 +220,13 @@ public final class HotRapDB implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     NativeLibrary.load();
     StoreLayout layout = new StoreLayout(options.fastPath(), options.slowPath());
+    if (options.memoryTier()) {
+      MemoryTier.checkDirectory(options.memoryDir()); // before anything is created
+    }
     String storeId = layout.createOrVerify();
+    if (!options.memoryTier()) {
+      MemoryTier.checkNoOrphanLog(options);
+    }
     List<AutoCloseable> resources = new ArrayList<>();
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     RocksDB db = null;
@@ -285,6 +309,10 @@ public final class HotRapDB implements AutoCloseable {
   private void start() throws RocksDBException {
     migrator.refreshSizes();
     listener.attach(migrator, scheduler);
+    if (memoryMover != null) {
+      memory.setMoveRequester(() -> memoryMover.request(false));
+      memoryMover.start();
+    }
     scheduler.start();
     if (flashCache != null) {
       metrics.addBinder(flashCache.metrics(metrics.tags()));
@@ -307,7 +335,7 @@ public final class HotRapDB implements AutoCloseable {
     checkKey(key);
     guard.enter();
     try {
-      return read(readOptions, key, true);
+      return read(readOptions, null, key, true);
     } finally {
       guard.exit();
     }
@@ -320,7 +348,7 @@ public final class HotRapDB implements AutoCloseable {
     checkOwner(snapshot);
     guard.enter();
     try {
-      return snapshot.read(ro -> read(ro, key, false));
+      return snapshot.read(ro -> read(ro, snapshot.memoryView(), key, false));
     } finally {
       guard.exit();
     }
@@ -333,13 +361,35 @@ public final class HotRapDB implements AutoCloseable {
    * SlowTierCache}). Reads at a snapshot ({@code latest} false) skip both caches, which hold only
    * newest versions, and do not offer what they read to them.
    */
-  private byte[] read(ReadOptions ro, byte[] key, boolean latest) {
+  private byte[] read(ReadOptions ro, MemoryTier.View snapshotView, byte[] key, boolean latest) {
     try {
       Promoter p = latest ? promoter : null;
       SlowTierCache fc = latest ? flashCache : null;
       // Rule P2's counter, read before the fast lookup, guards both caches' inserts.
       long counter = p != null ? p.beforeFastLookup(key)
           : fc != null ? gate.stripes().counter(gate.stripes().stripeOf(key)) : 0;
+      if (memory != null) {
+        // The memory tier shadows the disk tiers (MemoryTier): its versions are the newest.
+        byte[] v;
+        if (snapshotView != null) {
+          v = snapshotView.lookup(key);
+        } else {
+          try (MemoryTier.View view = memory.view()) {
+            v = view.lookup(key);
+          }
+        }
+        if (v == MemoryRecords.TOMBSTONE) {
+          counters.getsServedFast.increment();
+          counters.getsServedMemory.increment();
+          return null;
+        }
+        if (v != null) {
+          counters.getsServedFast.increment();
+          counters.getsServedMemory.increment();
+          tracker.record(key, v.length);
+          return v;
+        }
+      }
       byte[] value = db.get(fastCf, ro, key);
       if (value == null && p != null) {
         value = p.lookup(key);
@@ -434,7 +484,28 @@ public final class HotRapDB implements AutoCloseable {
       liveSnapshots.incrementAndGet();
       HotRapSnapshot s;
       try {
-        s = new HotRapSnapshot(this, db);
+        if (memory == null) {
+          s = new HotRapSnapshot(this, db, null);
+        } else {
+          // Both instances at one cut: no write is half applied while the gate is exclusive.
+          HotRapSnapshot[] made = new HotRapSnapshot[1];
+          try {
+            gate.commit(() -> {
+              MemoryTier.View view = memory.snapshotView();
+              try {
+                made[0] = new HotRapSnapshot(this, db, view);
+              } catch (RuntimeException e) {
+                view.close();
+                throw e;
+              }
+            });
+          } catch (RuntimeException e) {
+            throw e;
+          } catch (Exception e) {
+            throw new HotRapException("cannot take a snapshot", e);
+          }
+          s = made[0];
+        }
       } catch (RuntimeException | Error e) {
         liveSnapshots.decrementAndGet();
         throw e;
@@ -457,12 +528,20 @@ public final class HotRapDB implements AutoCloseable {
   public void put(byte[] key, byte[] value) {
     checkKey(key);
     checkValue(value);
+    if (memory != null) {
+      applyMemory("put", new byte[][] {key}, new byte[][] {value});
+      return;
+    }
     apply("put", () -> db.put(fastCf, writeOptions, key, value), key, null);
   }
 
   /** Deletes {@code key} from both tiers in one atomic batch (I3). */
   public void delete(byte[] key) {
     checkKey(key);
+    if (memory != null) {
+      applyMemory("delete", new byte[][] {key}, new byte[][] {null});
+      return;
+    }
     apply("delete", () -> {
       try (WriteBatch batch = new WriteBatch()) {
         batch.delete(fastCf, key);
@@ -483,6 +562,16 @@ public final class HotRapDB implements AutoCloseable {
       }
     }
     if (ops.isEmpty()) {
+      return;
+    }
+    if (memory != null) {
+      byte[][] keys = new byte[ops.size()][];
+      byte[][] values = new byte[ops.size()][];
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = ops.get(i).key;
+        values[i] = ops.get(i).value;
+      }
+      applyMemory("write", keys, values);
       return;
     }
     apply("write", () -> {
@@ -546,12 +635,45 @@ public final class HotRapDB implements AutoCloseable {
     }
   }
 
+  /**
+   * {@link #apply} for a store with a memory tier: the same writer protocol around
+   * {@link MemoryTier#write}; a writer first waits outside the gate for room in the memory tier.
+   */
+  private void applyMemory(String what, byte[][] keys, byte[][] values) {
+    guard.enter();
+    try {
+      throttle.awaitRoom(requestMigration);
+      memory.awaitRoom();
+      gate.enterWriter();
+      try {
+        memory.write(keys, values);
+        for (byte[] k : keys) {
+          gate.markWritten(k);
+        }
+      } finally {
+        gate.exitWriter();
+      }
+    } catch (RocksDBException e) {
+      throw new HotRapException(what + " failed", e);
+    } catch (java.io.IOException e) {
+      throw new HotRapException(what + " failed: the tier log could not be written", e);
+    } finally {
+      guard.exit();
+    }
+  }
+
   // ---------------------------------------------------------------- maintenance
 
-  /** Flushes both tiers' memtables to SST files and waits for it. */
+  /**
+   * Flushes both tiers' memtables to SST files and waits for it; with a memory tier, first moves
+   * the memory tier's data into the fast tier.
+   */
   public void flush() {
     guard.enter();
     try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
+      if (memoryMover != null) {
+        memoryMover.await(memoryMover.request(true));
+      }
       db.flush(fo, List.of(fastCf, slowCf));
       scheduler.requestCheck();
     } catch (RocksDBException e) {
@@ -574,10 +696,15 @@ public final class HotRapDB implements AutoCloseable {
         if (promoter != null) {
           promoter.awaitIdle();
         }
+        boolean moved = false;
+        if (memoryMover != null) {
+          memoryMover.await(memoryMover.request(false));
+          moved = memoryMover.lastPassMoved();
+        }
         awaitRocksIdle();
         long ticket = scheduler.requestCheck();
         scheduler.awaitCheck(ticket);
-        if (!scheduler.lastCheckMigrated() && rocksIdle()) {
+        if (!moved && !scheduler.lastCheckMigrated() && rocksIdle()) {
           return;
         }
       }
@@ -609,6 +736,9 @@ public final class HotRapDB implements AutoCloseable {
   public HotRapStats stats() {
     guard.enter();
     try {
+      if (memory != null) {
+        memory.refreshCounters();
+      }
       return new HotRapStats(counters, tracker.available(), tracker.stats(),
           sstBytesWritten(fastCf), sstBytesWritten(slowCf));
     } finally {
@@ -640,6 +770,9 @@ public final class HotRapDB implements AutoCloseable {
     guard.drain();
     listener.detach();
     scheduler.close();
+    if (memoryMover != null) {
+      memoryMover.close();
+    }
     if (promoter != null) {
       promoter.close();
     }
@@ -651,6 +784,9 @@ public final class HotRapDB implements AutoCloseable {
       } catch (Exception e) {
         LOG.log(Level.WARNING, "failed to close " + view, e);
       }
+    }
+    if (memory != null) {
+      memory.close();
     }
     tracker.close();
     readOptions.close();
@@ -716,6 +852,8 @@ public final class HotRapDB implements AutoCloseable {
   MigrationScheduler scheduler() { return scheduler; }
 
   StoreLayout layout() { return layout; }
+
+  MemoryTier memory() { return memory; }
 
   void forget(AutoCloseable view) {
     openViews.remove(view);

@@ -1,5 +1,6 @@
 package io.hotrap.core;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -23,20 +24,33 @@ import org.rocksdb.Slice;
  * keeps them alive, and it stays alive while the iterator is open even if the snapshot is closed
  * first.
  *
+ * <p>With a memory tier ({@link MemoryTier}) the merge has one more source per memory generation,
+ * newest first, ahead of the fast tier; a key the newest holding source has as a tagged delete is
+ * skipped. The memory iterators and the disk iterators are created together with the commit gate
+ * held exclusive (or read the user snapshot's memory cut), so they are one cut.
+ *
  * <p>The iterator starts unpositioned; call {@link #seekToFirst()} or {@link #seek(byte[])}.
  * Not thread-safe: one thread at a time. Close it when done; closing the store closes it.
  */
 public final class HotRapIterator implements AutoCloseable {
   private final HotRapDB owner;
   private final ReadOptions readOptions;
+  /** Read options of the memory instance, or null without a memory tier. */
+  private final ReadOptions memoryReadOptions;
+  /** The memory generations this iterator holds itself (no user snapshot), or null. */
+  private final MemoryTier.View ownView;
   /** The user snapshot read, or null; retained until this iterator closes. */
   private final HotRapSnapshot snapshot;
   private final Slice lower;
   private final Slice upper;
-  private final RocksIterator fast;
-  private final RocksIterator slow;
-  /** Source of the current record: 1 fast, 2 slow, 3 both (fast wins), 0 none. */
-  private int current;
+  /** Sources, highest priority first: memory generations newest first, then fast, then slow. */
+  private final RocksIterator[] sources;
+  /** Index of the first disk source (the fast tier); sources below it are memory generations. */
+  private final int fastIndex;
+  /** Bit i set: source i is positioned on the current key; 0: not positioned. */
+  private long current;
+  /** The source whose version is the current record. */
+  private int winner;
   private boolean recorded;
   private boolean closed;
 
@@ -44,13 +58,18 @@ public final class HotRapIterator implements AutoCloseable {
     this.owner = owner;
     this.snapshot = snapshot;
     this.readOptions = new ReadOptions();
+    MemoryTier memory = owner.memory();
+    this.memoryReadOptions = memory == null ? null : new ReadOptions();
     this.lower = lowInclusive == null ? null : new Slice(lowInclusive);
     this.upper = highExclusive == null ? null : new Slice(highExclusive);
-    if (lower != null) {
-      readOptions.setIterateLowerBound(lower);
-    }
-    if (upper != null) {
-      readOptions.setIterateUpperBound(upper);
+    for (ReadOptions ro : memoryReadOptions == null ? List.of(readOptions)
+        : List.of(readOptions, memoryReadOptions)) {
+      if (lower != null) {
+        ro.setIterateLowerBound(lower);
+      }
+      if (upper != null) {
+        ro.setIterateUpperBound(upper);
+      }
     }
     if (snapshot != null) {
       try {
@@ -61,18 +80,41 @@ public final class HotRapIterator implements AutoCloseable {
       }
     }
     boolean success = false;
+    List<RocksIterator> opened = new ArrayList<>();
+    MemoryTier.View[] own = new MemoryTier.View[1];
     try {
-      List<RocksIterator> its;
-      try {
-        its = owner.rocks().newIterators(List.of(owner.fastHandle(), owner.slowHandle()), readOptions);
-      } catch (RocksDBException e) {
-        throw new HotRapException("cannot create an iterator", e);
+      if (memory == null) {
+        opened.addAll(diskIterators());
+      } else if (snapshot != null) {
+        MemoryTier.View view = snapshot.memoryView();
+        memoryReadOptions.setSnapshot(view.snapshot);
+        opened.addAll(memoryIterators(view));
+        opened.addAll(diskIterators());
+      } else {
+        try {
+          owner.gate().commit(() -> {
+            own[0] = memory.view();
+            opened.addAll(memoryIterators(own[0]));
+            opened.addAll(diskIterators());
+          });
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new HotRapException("cannot create an iterator", e);
+        }
       }
-      this.fast = its.get(0);
-      this.slow = its.get(1);
+      this.sources = opened.toArray(new RocksIterator[0]);
+      this.fastIndex = sources.length - 2;
+      this.ownView = own[0];
       success = true;
     } finally {
       if (!success) {
+        for (RocksIterator it : opened) {
+          it.close();
+        }
+        if (own[0] != null) {
+          own[0].close();
+        }
         freeOptions();
         if (snapshot != null) {
           snapshot.release();
@@ -81,11 +123,28 @@ public final class HotRapIterator implements AutoCloseable {
     }
   }
 
+  private List<RocksIterator> diskIterators() {
+    try {
+      return owner.rocks().newIterators(List.of(owner.fastHandle(), owner.slowHandle()), readOptions);
+    } catch (RocksDBException e) {
+      throw new HotRapException("cannot create an iterator", e);
+    }
+  }
+
+  private List<RocksIterator> memoryIterators(MemoryTier.View view) {
+    try {
+      return view.iterators(memoryReadOptions);
+    } catch (RocksDBException e) {
+      throw new HotRapException("cannot create an iterator", e);
+    }
+  }
+
   public void seekToFirst() {
     enter();
     try {
-      fast.seekToFirst();
-      slow.seekToFirst();
+      for (RocksIterator it : sources) {
+        it.seekToFirst();
+      }
       settle();
     } finally {
       owner.guard().exit();
@@ -97,8 +156,9 @@ public final class HotRapIterator implements AutoCloseable {
     Objects.requireNonNull(target, "target");
     enter();
     try {
-      fast.seek(target);
-      slow.seek(target);
+      for (RocksIterator it : sources) {
+        it.seek(target);
+      }
       settle();
     } finally {
       owner.guard().exit();
@@ -114,12 +174,7 @@ public final class HotRapIterator implements AutoCloseable {
     enter();
     try {
       requireValid();
-      if ((current & 1) != 0) {
-        fast.next();
-      }
-      if ((current & 2) != 0) {
-        slow.next();
-      }
+      advanceCurrent();
       settle();
     } finally {
       owner.guard().exit();
@@ -131,7 +186,7 @@ public final class HotRapIterator implements AutoCloseable {
     enter();
     try {
       requireValid();
-      return (current & 1) != 0 ? fast.key() : slow.key();
+      return sources[winner].key();
     } finally {
       owner.guard().exit();
     }
@@ -142,8 +197,11 @@ public final class HotRapIterator implements AutoCloseable {
     enter();
     try {
       requireValid();
-      RocksIterator source = (current & 1) != 0 ? fast : slow;
+      RocksIterator source = sources[winner];
       byte[] value = source.value();
+      if (winner < fastIndex) {
+        value = MemoryRecords.untag(value);
+      }
       if (!recorded) {
         recorded = true;
         owner.tracker().record(source.key(), value.length);
@@ -154,23 +212,55 @@ public final class HotRapIterator implements AutoCloseable {
     }
   }
 
+  private void advanceCurrent() {
+    for (int i = 0; i < sources.length; i++) {
+      if ((current & (1L << i)) != 0) {
+        sources[i].next();
+      }
+    }
+  }
+
+  /** Positions on the smallest key of any source, skipping keys the memory tier holds deleted. */
   private void settle() {
     recorded = false;
-    boolean f = fast.isValid();
-    boolean s = slow.isValid();
-    if (!f || !s) {
-      checkStatus();
-      current = f ? 1 : s ? 2 : 0;
-    } else {
-      int c = Arrays.compareUnsigned(fast.key(), slow.key());
-      current = c < 0 ? 1 : c > 0 ? 2 : 3;
+    while (true) {
+      byte[] min = null;
+      long mask = 0;
+      int first = -1;
+      for (int i = 0; i < sources.length; i++) {
+        if (!sources[i].isValid()) {
+          continue;
+        }
+        byte[] k = sources[i].key();
+        int c = min == null ? -1 : Arrays.compareUnsigned(k, min);
+        if (c < 0) {
+          min = k;
+          mask = 1L << i;
+          first = i;
+        } else if (c == 0) {
+          mask |= 1L << i;
+        }
+      }
+      if (min == null) {
+        checkStatus();
+        current = 0;
+        return;
+      }
+      current = mask;
+      winner = first;
+      if (first < fastIndex && sources[first].value()[0] == MemoryRecords.DELETED) {
+        advanceCurrent();
+        continue;
+      }
+      return;
     }
   }
 
   private void checkStatus() {
     try {
-      fast.status();
-      slow.status();
+      for (RocksIterator it : sources) {
+        it.status();
+      }
     } catch (RocksDBException e) {
       throw new HotRapException("iteration failed", e);
     }
@@ -205,8 +295,12 @@ public final class HotRapIterator implements AutoCloseable {
       }
       closed = true;
       current = 0;
-      fast.close();
-      slow.close();
+      for (RocksIterator it : sources) {
+        it.close();
+      }
+      if (ownView != null) {
+        ownView.close();
+      }
       freeOptions();
       if (snapshot != null) {
         snapshot.release();
@@ -217,6 +311,9 @@ public final class HotRapIterator implements AutoCloseable {
 
   private void freeOptions() {
     readOptions.close();
+    if (memoryReadOptions != null) {
+      memoryReadOptions.close();
+    }
     if (lower != null) {
       lower.close();
     }

@@ -35,6 +35,10 @@ import java.util.function.ToLongFunction;
  *   <li>{@code hotrap.migration.failures}, {@code hotrap.ralt.failures} (counters),
  *       {@code hotrap.ralt.available} (gauge, 1 or 0), {@code hotrap.ralt.hot.set.bytes},
  *       {@code hotrap.ralt.physical.bytes} (gauges, bytes).
+ *   <li>{@code hotrap.tierlog.bytes} (gauge, bytes, tag {@code kind=total|live}),
+ *       {@code hotrap.tierlog.trims}, {@code hotrap.tierlog.compressions} (counters),
+ *       {@code hotrap.memory.tier.bytes} (gauge, bytes), {@code hotrap.memory.tier.moves} (counter):
+ *       the memory tier and its log, refreshed at every migration check; zero without a memory tier.
  * </ul>
  * Every meter reads the store's counters, which outlive it, so a meter of a closed store reports
  * its last values; {@link HotRapDB#close()} removes the meters it registered itself.
@@ -156,6 +160,23 @@ public final class HotRapMetrics implements MeterBinder {
     bound.add(Gauge.builder("hotrap.ralt.physical.bytes", tracker,
             t -> raltValue(t, RaltStats::physicalBytes))
         .description("Bytes of RALT's files").baseUnit(BaseUnits.BYTES).tags(tags).register(registry));
+    bindMemoryTier(registry);
+  }
+
+  /** The memory tier's meters (zero without one); see {@link MemoryTier}. */
+  private void bindMemoryTier(MeterRegistry registry) {
+    gauge(registry, "hotrap.tierlog.bytes", "Bytes of the tier log on the fast disk", "kind", "total",
+        c -> c.tierLogBytes);
+    gauge(registry, "hotrap.tierlog.bytes", "Bytes of the tier log on the fast disk", "kind", "live",
+        c -> c.tierLogLiveBytes);
+    counter(registry, "hotrap.tierlog.trims", "Tier log segments rewritten by trim", null, null, null,
+        c -> c.tierLogTrims);
+    counter(registry, "hotrap.tierlog.compressions", "Tier log segments compressed", null, null,
+        null, c -> c.tierLogCompressions);
+    gauge(registry, "hotrap.memory.tier.bytes", "Bytes held by the memory tier", null, null,
+        c -> c.memoryTierBytes);
+    counter(registry, "hotrap.memory.tier.moves", "Memory tier generations moved to the fast tier",
+        null, null, null, c -> c.memoryTierMoves.sum());
   }
 
   private static double raltValue(AccessTracker t, ToLongFunction<RaltStats> f) {

@@ -109,6 +109,10 @@ public final class HotRapOptions {
   private final MeterRegistry meterRegistry;
   /** Null without a flash cache. */
   private final FlashCacheOptions flashCache;
+  private final Path memoryDir;
+  private final long memoryTierBytes;
+  private final io.hotrap.wal.Codec tierLogCodec;
+  private final boolean tierLogTrim;
 
   private HotRapOptions(Builder b, RaltOptions ralt, long blockCache, long writeBuffer,
       long fastFile, long slowFile, long promotionCache) {
@@ -147,6 +151,10 @@ public final class HotRapOptions {
     lockStripes = b.lockStripes;
     meterRegistry = b.meterRegistry;
     flashCache = b.flashCache;
+    memoryDir = b.memoryDir;
+    memoryTierBytes = b.memoryTierBytes;
+    tierLogCodec = b.tierLogCodec;
+    tierLogTrim = b.tierLogTrim;
   }
 
   /** A builder with every setting at its default; paths and fast budget must be set. */
@@ -323,6 +331,21 @@ public final class HotRapOptions {
     return fastBudgetBytes + (flashCache != null ? flashCache.flashBytes() : 0);
   }
 
+  /** Whether the store has a memory tier ({@link Builder#memoryTier(Path, long)}). */
+  public boolean memoryTier() { return memoryDir != null; }
+
+  /** The memory tier's directory (a tmpfs or other RAM-backed file system), or null. */
+  public Path memoryDir() { return memoryDir; }
+
+  /** The memory tier's size in bytes, or 0 without one. */
+  public long memoryTierBytes() { return memoryTierBytes; }
+
+  /** Codec of the tier log's sealed segments; default LZ4. */
+  public io.hotrap.wal.Codec tierLogCodec() { return tierLogCodec; }
+
+  /** Whether the tier log trims dead records (default true); off only to measure its peak. */
+  public boolean tierLogTrim() { return tierLogTrim; }
+
 
   @Override
   public String toString() {
@@ -342,7 +365,9 @@ public final class HotRapOptions {
         + ", maxPromotedRecordBytes=" + maxPromotedRecordBytes
         + ", maxKeyBytes=" + maxKeyBytes + ", maxValueBytes=" + maxValueBytes
         + ", syncWrites=" + syncWrites + ", lockStripes=" + lockStripes
-        + ", flashCache=" + flashCache + '}';
+        + ", flashCache=" + flashCache
+        + (memoryDir == null ? "" : ", memoryDir=" + memoryDir + ", memoryTierBytes=" + memoryTierBytes
+            + ", tierLogCodec=" + tierLogCodec + ", tierLogTrim=" + tierLogTrim) + '}';
   }
 
   /** Validating builder of {@link HotRapOptions}. Not thread-safe. */
@@ -382,8 +407,36 @@ public final class HotRapOptions {
     private int lockStripes = DEFAULT_LOCK_STRIPES;
     private MeterRegistry meterRegistry;
     private FlashCacheOptions flashCache;
+    private Path memoryDir;
+    private long memoryTierBytes;
+    private io.hotrap.wal.Codec tierLogCodec = io.hotrap.wal.Codec.LZ4;
+    private boolean tierLogTrim = true;
 
     private Builder() {}
+
+    /**
+     * Adds a memory tier above the fast disk ({@link MemoryTier}, DESIGN.md §15): the newest
+     * {@code memoryBytes} of data live in {@code memoryDir}, made durable by a log on the fast
+     * disk. Must be at least two write buffers; the directory must exist and be writable when the
+     * store opens.
+     */
+    public Builder memoryTier(Path memoryDir, long memoryBytes) {
+      this.memoryDir = Objects.requireNonNull(memoryDir, "memoryDir").toAbsolutePath().normalize();
+      this.memoryTierBytes = positive("memoryBytes", memoryBytes);
+      return this;
+    }
+
+    /** Codec of the tier log's sealed segments (LZ4 default, ZSTD, NONE). */
+    public Builder tierLogCodec(io.hotrap.wal.Codec codec) {
+      this.tierLogCodec = Objects.requireNonNull(codec, "codec");
+      return this;
+    }
+
+    /** Whether the tier log trims dead records out of sealed segments (default true). */
+    public Builder tierLogTrim(boolean trim) {
+      this.tierLogTrim = trim;
+      return this;
+    }
 
     public Builder fastPath(Path path) {
       this.fastPath = Objects.requireNonNull(path, "fastPath").toAbsolutePath().normalize();
@@ -682,6 +735,15 @@ public final class HotRapOptions {
       if (fastFile > fastBudgetBytes - high + fastBudgetBytes / 2) {
         throw new IllegalStateException("fastTargetFileBytes (" + fastFile
             + ") is too large for fastBudgetBytes (" + fastBudgetBytes + ")");
+      }
+      if (memoryDir != null && memoryTierBytes < 2 * writeBuffer) {
+        throw new IllegalArgumentException("memoryBytes (" + memoryTierBytes + ") is smaller than"
+            + " two write buffers (2 x " + writeBuffer + " bytes): the memory tier needs room for"
+            + " a generation being written and one being moved, each at least one write buffer");
+      }
+      if (memoryDir != null && (memoryDir.startsWith(fastPath) || memoryDir.startsWith(slowPath))) {
+        throw new IllegalArgumentException("memoryDir (" + memoryDir + ") must not lie inside"
+            + " fastPath or slowPath");
       }
       RaltOptions.Builder rb = RaltOptions.builder()
           .directory(fastPath.resolve(StoreLayout.RALT_DIR))

@@ -47,11 +47,31 @@ public final class HotRapStats {
   private final RaltStats raltStats;
   private final long fastBytesWritten;
   private final long slowBytesWritten;
+  private final long getsServedMemory;
+  private final long memoryTierBytes;
+  private final long memoryTierMoves;
+  private final long tierLogBytes;
+  private final long tierLogLiveBytes;
+  private final long tierLogPeakBytes;
+  private final long tierLogTrims;
+  private final long tierLogCompressions;
+  private final long memoryTierRecoveryNanos;
+  private final long memoryTierStallNanos;
 
   HotRapStats(StoreCounters c, boolean raltAvailable, RaltStats raltStats, long fastBytesWritten,
       long slowBytesWritten) {
     this.fastBytesWritten = fastBytesWritten;
     this.slowBytesWritten = slowBytesWritten;
+    getsServedMemory = c.getsServedMemory.sum();
+    memoryTierBytes = c.memoryTierBytes;
+    memoryTierMoves = c.memoryTierMoves.sum();
+    tierLogBytes = c.tierLogBytes;
+    tierLogLiveBytes = c.tierLogLiveBytes;
+    tierLogPeakBytes = c.tierLogPeakBytes;
+    tierLogTrims = c.tierLogTrims;
+    tierLogCompressions = c.tierLogCompressions;
+    memoryTierRecoveryNanos = c.memoryTierRecoveryNanos;
+    memoryTierStallNanos = c.memoryTierStallNanos.sum();
     getsServedFast = c.getsServedFast.sum();
     getsServedSlow = c.getsServedSlow.sum();
     getsServedFlash = c.getsServedFlash.sum();
@@ -264,4 +284,36 @@ public final class HotRapStats {
         + ", writeStallTimeouts=" + writeStallTimeouts + ", raltAvailable=" + raltAvailable
         + ", ralt=" + raltStats + '}';
   }
+
+  // ---- memory tier (all 0 without one)
+
+  /** Gets served by the memory tier (also counted in {@link #getsServedFast()}). */
+  public long getsServedMemory() { return getsServedMemory; }
+
+  /** Bytes the memory tier holds: its SST files in the memory directory and its memtables. */
+  public long memoryTierBytes() { return memoryTierBytes; }
+
+  /** Generations the memory tier moved into the fast tier since open. */
+  public long memoryTierMoves() { return memoryTierMoves; }
+
+  /** Bytes of the tier log's files on the fast disk. */
+  public long tierLogBytes() { return tierLogBytes; }
+
+  /** Estimated bytes of the tier log's records not yet in the fast tier's files. */
+  public long tierLogLiveBytes() { return tierLogLiveBytes; }
+
+  /** Largest {@link #tierLogBytes()} seen since open (sampled at each migration check). */
+  public long tierLogPeakBytes() { return tierLogPeakBytes; }
+
+  /** Tier log segments rewritten by trim since open. */
+  public long tierLogTrims() { return tierLogTrims; }
+
+  /** Tier log segments compressed since open. */
+  public long tierLogCompressions() { return tierLogCompressions; }
+
+  /** Time the last open took to rebuild the memory tier from the log, in nanoseconds. */
+  public long memoryTierRecoveryNanos() { return memoryTierRecoveryNanos; }
+
+  /** Time user writes waited for the memory tier to move a generation, in nanoseconds. */
+  public long memoryTierStallNanos() { return memoryTierStallNanos; }
 }

@@ -63,6 +63,21 @@ final class StoreCounters {
   volatile long slowSstBytes;
   volatile long maxFastSstBytes;
 
+  // Memory tier (MemoryTier); refreshed by its mover on every migration check and by stats().
+  final LongAdder getsServedMemory = new LongAdder();
+  final LongAdder memoryTierMoves = new LongAdder();
+  /** Writers that found the memory tier full, and how long they waited. */
+  final LongAdder memoryTierStalls = new LongAdder();
+  final LongAdder memoryTierStallNanos = new LongAdder();
+  volatile long memoryTierBytes;
+  volatile long tierLogBytes;
+  volatile long tierLogLiveBytes;
+  volatile long tierLogPeakBytes;
+  volatile long tierLogTrims;
+  volatile long tierLogCompressions;
+  volatile long memoryTierRecoveryNanos;
+  volatile long memoryTierRecoveredRecords;
+
   void updateSizes(long fast, long slow) {
     fastSstBytes = fast;
     slowSstBytes = slow;

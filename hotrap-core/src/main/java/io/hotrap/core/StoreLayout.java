@@ -22,6 +22,8 @@ import java.util.UUID;
  * &lt;fastPath&gt;/db/            the RocksDB directory: MANIFEST, WAL, OPTIONS, LOG, default CF
  * &lt;fastPath&gt;/data/          SST files of column family "fast"
  * &lt;fastPath&gt;/ralt/          RALT, the access tracker
+ * &lt;fastPath&gt;/tierlog/       with a memory tier: its log ({@link MemoryTier})
+ * &lt;fastPath&gt;/ingest/        with a memory tier: files on their way into "fast"
  * &lt;slowPath&gt;/HOTRAP_STORE   marker (below)
  * &lt;slowPath&gt;/data/          SST files of column family "slow"
  * </pre>

@@ -16,7 +16,8 @@ import java.util.SplittableRandom;
  * it starts ({@code B <key> <version> <P|D>}) and after it was acknowledged ({@code A ...}); the
  * kernel keeps what a killed process wrote, so the file is the complete record. Versions start at
  * the fourth argument, so they grow across trials on one store. Once a second the child logs
- * {@code S <demoted bytes> <promoted bytes>} and, when the store is open, {@code R}.
+ * {@code S <demoted bytes> <promoted bytes> <memory tier moves>} and, when the store is open, {@code R}. An optional
+ * sixth argument is a memory tier directory.
  */
 public final class KillTrialChild {
   static final int KEYS = 3000;
@@ -24,17 +25,30 @@ public final class KillTrialChild {
 
   private KillTrialChild() {}
 
-  /** The child's options; {@code nativeMigration} null keeps the store's default path. */
-  static HotRapOptions options(Path fast, Path slow, Boolean nativeMigration) {
-    HotRapOptions.Builder b = HotRapOptions.builder();
-    if (nativeMigration != null) {
-      b.nativeMigration(nativeMigration);
-    }
-    return b.fastPath(fast).slowPath(slow)
+  /** Bytes of the memory tier when the child runs with one: the least, two write buffers. */
+  static final long MEMORY_TIER_BYTES = 128 << 10;
+
+  static HotRapOptions options(Path fast, Path slow) {
+    return options(fast, slow, null, null);
+  }
+
+  /**
+   * The trial store: on the demotion path {@code nativeMigration} (null: the store's default), with
+   * a memory tier in {@code memory} unless it is null.
+   */
+  static HotRapOptions options(Path fast, Path slow, Boolean nativeMigration, Path memory) {
+    HotRapOptions.Builder b = HotRapOptions.builder().fastPath(fast).slowPath(slow)
         .fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10).fastTargetFileBytes(64 << 10)
         .slowTargetFileBytes(256 << 10).blockCacheBytes(1 << 20).backgroundJobs(2)
         .promotionCacheBytes(32 << 10).hotnessCheck(false)
-        .migrationBatchBytes(16 << 10).maxWriteStall(Duration.ofMillis(50)).build();
+        .migrationBatchBytes(16 << 10).maxWriteStall(Duration.ofMillis(50));
+    if (nativeMigration != null) {
+      b.nativeMigration(nativeMigration);
+    }
+    if (memory != null) {
+      b.memoryTier(memory, MEMORY_TIER_BYTES);
+    }
+    return b.build();
   }
 
   public static void main(String[] args) throws Exception {
@@ -43,9 +57,10 @@ public final class KillTrialChild {
     FileOutputStream log = new FileOutputStream(args[2], true);
     int base = Integer.parseInt(args[3]);
     long seed = Long.parseLong(args[4]);
-    // The demotion path: the sixth argument, else the store's default.
+    // The demotion path ("true", "false"; absent: the store's default), then the memory tier.
     Boolean nativeMigration = args.length > 5 ? Boolean.valueOf(args[5]) : null;
-    HotRapDB db = HotRapDB.open(options(fast, slow, nativeMigration));
+    Path memory = args.length > 6 ? Path.of(args[6]) : null;
+    HotRapDB db = HotRapDB.open(options(fast, slow, nativeMigration, memory));
     report(log, "R");
     System.out.println("R");
     System.out.flush();
@@ -67,7 +82,8 @@ public final class KillTrialChild {
     while (true) {
       Thread.sleep(1000); // a progress report, not synchronisation
       HotRapStats s = db.stats();
-      report(log, "S " + s.bytesDemoted() + " " + (s.bytesPromotedByFlush() + s.bytesPromotedByCompaction()));
+      report(log, "S " + s.bytesDemoted() + " " + (s.bytesPromotedByFlush() + s.bytesPromotedByCompaction())
+          + " " + s.memoryTierMoves());
     }
   }
 

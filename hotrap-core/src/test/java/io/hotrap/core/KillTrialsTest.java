@@ -17,7 +17,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,8 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
  * flight at the kill (so no acknowledged write is lost and no delete comes back), and a full scan
  * must be sorted, free of duplicates and equal to point gets. Then the next trial writes on.
  *
- * <p>{@code -Dkilltrials.trials=N} sets the number of trials: 10 by default, 200 for the long form
- * ({@code mvn -pl hotrap-core test -Dtest=KillTrialsTest -Dkilltrials.trials=200}).
+ * <p>Three stores: {@code disk} without a memory tier; {@code memory} with one ({@link MemoryTier}),
+ * reopened as the kill left it; {@code memory-wiped} with one whose directory is emptied before
+ * each reopen, as after the loss of the machine's RAM.
+ *
+ * <p>{@code -Dkilltrials.trials=N} sets the number of trials per store: 10 by default, 200 for the
+ * long form ({@code mvn -pl hotrap-core test -Dtest=KillTrialsTest -Dkilltrials.trials=200}).
  */
 @Timeout(value = 40, unit = TimeUnit.MINUTES)
 class KillTrialsTest {
@@ -40,36 +45,60 @@ class KillTrialsTest {
   private final String[] inFlight = new String[KillTrialChild.KEYS];
   private long demoted;
   private long promoted;
+  private long moves;
+  /** The memory tier's directory, or null. */
+  private Path memory;
 
-  @Test
-  void killedAtRandomMomentsTheStoreKeepsEveryAcknowledgedWrite() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"disk", "memory", "memory-wiped"})
+  void killedAtRandomMomentsTheStoreKeepsEveryAcknowledgedWrite(String store) throws Exception {
     int trials = Integer.getInteger("killtrials.trials", 10);
     Path fast = dir.resolve("fast");
     Path slow = dir.resolve("slow");
+    memory = store.equals("disk") ? null : Files.createDirectories(dir.resolve("memory"));
+    boolean wipe = store.equals("memory-wiped");
     SplittableRandom rnd = new SplittableRandom(Long.getLong("killtrials.seed", 42));
     long checkedKeys = 0;
     for (int trial = 0; trial < trials; trial++) {
       Path log = dir.resolve("ops-" + trial + ".log");
+      // With a memory tier, data reaches the fast tier a generation at a time: a second more per
+      // trial, so that migrations to the slow tier run under the kills too.
+      long extra = memory == null ? 0 : 1000;
       // Trials alternate between the demotion paths (native where the hooks load), so a store is
       // also reopened on the other path after a kill.
       boolean nativeTrial = NativeHooks.available() && trial % 2 == 0;
-      runAndKill(fast, slow, log, (trial + 1) * 10_000_000, trial, 200 + rnd.nextInt(1300), nativeTrial);
+      runAndKill(fast, slow, log, (trial + 1) * 10_000_000, trial, 200 + extra + rnd.nextInt(1300),
+          nativeTrial);
       replay(log);
+      if (wipe) {
+        TestStores.deleteContents(memory);
+      }
       checkedKeys += check(fast, slow, trial, nativeTrial);
       Files.delete(log);
     }
     assertTrue(checkedKeys > trials * 500L, "checked only " + checkedKeys + " keys");
     assertTrue(demoted > 0, "no trial demoted anything");
-    assertTrue(promoted > 0, "no trial promoted anything");
+    if (memory == null) {
+      assertTrue(promoted > 0, "no trial promoted anything");
+    } else {
+      // Reads of recently written keys are served by the memory tier, so promotion is rare here.
+      assertTrue(moves > 0, "no trial moved the memory tier");
+      System.out.println("kill trials with a memory tier (" + store + "): demoted " + demoted
+          + " B, promoted " + promoted + " B, memory tier moves " + moves);
+    }
   }
 
   private void runAndKill(Path fast, Path slow, Path log, int base, long seed, long runMillis,
       boolean nativeMigration) throws Exception {
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", cp, KillTrialChild.class.getName(),
-        fast.toString(), slow.toString(), log.toString(), Integer.toString(base), Long.toString(seed),
-        Boolean.toString(nativeMigration));
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", cp,
+        KillTrialChild.class.getName(), fast.toString(), slow.toString(), log.toString(),
+        Integer.toString(base), Long.toString(seed), Boolean.toString(nativeMigration)));
+    if (memory != null) {
+      command.add(memory.toString());
+    }
+    ProcessBuilder pb = new ProcessBuilder(command);
     pb.redirectError(dir.resolve("child.err").toFile());
     Process child = pb.start();
     try (BufferedReader out = new BufferedReader(
@@ -93,9 +122,10 @@ class KillTrialsTest {
   private void replay(Path log) throws Exception {
     for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
       String[] p = line.split(" ");
-      if (p[0].equals("S") && p.length == 3) {
+      if (p[0].equals("S") && p.length == 4) {
         demoted = Math.max(demoted, Long.parseLong(p[1]));
         promoted = Math.max(promoted, Long.parseLong(p[2]));
+        moves = Math.max(moves, Long.parseLong(p[3]));
       } else if (p.length == 4) {
         int k = Integer.parseInt(p[1]);
         String op = p[2] + " " + p[3];
@@ -124,7 +154,7 @@ class KillTrialsTest {
   private int check(Path fast, Path slow, int trial, boolean nativeMigration) {
     List<String> violations = new ArrayList<>();
     int present = 0;
-    try (HotRapDB db = HotRapDB.open(KillTrialChild.options(fast, slow, nativeMigration))) {
+    try (HotRapDB db = HotRapDB.open(KillTrialChild.options(fast, slow, nativeMigration, memory))) {
       for (int k = 0; k < KillTrialChild.KEYS; k++) {
         String actual = state(db.get(key(k)));
         if (!actual.equals(state(acked[k])) && (inFlight[k] == null || !actual.equals(state(inFlight[k])))) {

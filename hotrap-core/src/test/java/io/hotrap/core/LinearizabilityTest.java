@@ -20,6 +20,8 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
@@ -63,11 +65,18 @@ class LinearizabilityTest {
     assertTrue(RegisterHistoryChecker.linearizable(concurrent, "v0"));
   }
 
-  @Test
-  void historiesOfGetsPutsAndDeletesAreLinearizableUnderMigrationAndPromotion() throws Exception {
-    HotRapOptions o = small(dir, nativeMigration).fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10)
+  /** With {@code memoryTier}, a memory tier of two write buffers moves a generation constantly. */
+  @ParameterizedTest(name = "memoryTier={0}")
+  @ValueSource(booleans = {false, true})
+  void historiesOfGetsPutsAndDeletesAreLinearizableUnderMigrationAndPromotion(boolean memoryTier)
+      throws Exception {
+    HotRapOptions.Builder b = small(dir, nativeMigration).fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10)
         .fastTargetFileBytes(64 << 10).migrationBatchBytes(16 << 10).promotionCacheBytes(4 << 10)
-        .hotnessCheck(false).maxWriteStall(Duration.ofSeconds(30)).build();
+        .hotnessCheck(false).maxWriteStall(Duration.ofSeconds(30));
+    if (memoryTier) {
+      b.memoryTier(java.nio.file.Files.createDirectories(dir.resolve("memory")), 128 << 10);
+    }
+    HotRapOptions o = b.build();
     Map<Integer, String> initial = new HashMap<>();
     try (HotRapDB db = HotRapDB.open(o)) {
       // Most records start in the slow tier, so reads promote them while the histories run.

@@ -43,6 +43,17 @@ final class TestStores {
     return small(dir).nativeMigration(nativeMigration);
   }
 
+  /** Deletes everything inside {@code dir}, keeping the directory: a machine loss for a tmpfs. */
+  static void deleteContents(Path dir) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        if (!p.equals(dir)) {
+          java.nio.file.Files.delete(p);
+        }
+      }
+    }
+  }
+
   static byte[] key(int i) {
     return String.format("key%08d", i).getBytes(StandardCharsets.UTF_8);
   }

@@ -1,5 +1,6 @@
 package io.hotrap.bench.harness;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /** The systems the harness knows, by name (DESIGN.md §12). */
@@ -9,7 +10,18 @@ public final class Systems {
   public static final List<String> ALL = List.of("rocksdb-fd", "rocksdb-tiered", "hotrap",
       "hotrap-no-retain", "hotrap-no-hotness-check", "hotrap-no-by-compaction",
       "hotrap-no-promotion", "hotrap-tombstones", "rocksdb-sc", "sas-cache", "sas-cache-rec",
-      "rocksdb-pcache");
+      "rocksdb-pcache", "hotrap-mem");
+
+  /**
+   * Directory of {@code hotrap-mem}'s memory tier: the system property {@code hotrap.bench.memoryDir},
+   * else {@code /dev/shm} (a tmpfs on Linux).
+   */
+  static Path memoryDir() {
+    return Path.of(System.getProperty("hotrap.bench.memoryDir", "/dev/shm"));
+  }
+
+  /** {@code hotrap-mem}'s memory tier holds a quarter of the fast budget. */
+  static final long MEMORY_TIER_DIVISOR = 4;
 
   private Systems() {}
 
@@ -45,6 +57,16 @@ public final class Systems {
         return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.SAS, false);
       case "rocksdb-pcache":
         return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PERSISTENT, false);
+      case "hotrap-mem":
+        return new HotRapSystem(name, config, b -> {
+          Path dir = memoryDir().resolve("hotrap-bench");
+          try {
+            java.nio.file.Files.createDirectories(dir);
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+          return b.memoryTier(dir, config.fastBudgetBytes() / MEMORY_TIER_DIVISOR);
+        });
       default:
         throw unknown(name);
     }

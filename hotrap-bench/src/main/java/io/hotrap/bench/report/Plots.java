@@ -79,6 +79,7 @@ public final class Plots {
       new Color(0xff7f0e), // hotrap-no-hotness-check
       new Color(0x9467bd), // hotrap-no-by-compaction
       new Color(0x8c564b), // hotrap-no-promotion
+      new Color(0x17becf), // hotrap-mem
   };
   private static final Color[] OTHER_COLORS = {
       new Color(0xe377c2), new Color(0x17becf), new Color(0xbcbd22), new Color(0x393b79),

@@ -21,7 +21,9 @@ final class SystemOrder {
       "rocksdb-sc",
       "sas-cache",
       "sas-cache-rec",
-      "rocksdb-pcache");
+      "rocksdb-pcache",
+
+      "hotrap-mem");
 
   static final Comparator<String> COMPARATOR =
       Comparator.comparingInt(SystemOrder::rank).thenComparing(Comparator.naturalOrder());

@@ -36,7 +36,7 @@ class SystemsTest {
   @ParameterizedTest
   @ValueSource(strings = {"rocksdb-fd", "rocksdb-tiered", "hotrap", "hotrap-no-retain",
       "hotrap-no-hotness-check", "hotrap-no-by-compaction", "hotrap-no-promotion", "rocksdb-sc",
-      "sas-cache", "sas-cache-rec"})
+      "sas-cache", "sas-cache-rec", "hotrap-mem"})
   void everySystemStoresAndCountsGets(String name) {
     try (BenchSystem s = Systems.open(name, config())) {
       assertEquals(name, s.name());
