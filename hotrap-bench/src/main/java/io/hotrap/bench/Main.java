@@ -36,7 +36,7 @@ public final class Main {
       "  migration    write-only load at 10x the fast budget into each system: load ops/s, bytes",
       "               written per tier, slow-tier SST files, demotion MiB/s, tombstones",
       "               [--dir hotrap-data/migration] [--budget-mib 8] [--times 10] [--value-bytes 1000]",
-      "               [--systems rocksdb-tiered,hotrap,hotrap-tombstones] [--seed 5]",
+      "               [--systems rocksdb-tiered,hotrap,hotrap-native] [--seed 5]",
       "  cold-get     cold slow-tier gets, promotion on against off, in alternating paired rounds",
       "               [--dir hotrap-data/cold-get] [--budget-mib 4] [--times 50] [--rounds 30]",
       "               [--round-ms 2000] [--warmup-rounds 4] [--value-bytes 1000] [--seed 17]",

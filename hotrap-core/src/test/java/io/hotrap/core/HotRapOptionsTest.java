@@ -1,6 +1,7 @@
 package io.hotrap.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,6 +29,7 @@ class HotRapOptionsTest {
         .fastBudgetBytes(10L << 30).build();
     assertEquals(64L << 20, big.fastTargetFileBytes());
     assertEquals(256L << 20, big.blockCacheBytes());
+    assertFalse(o.nativeMigration(), "demotion writes tombstones unless asked for the native path");
   }
 
   @Test

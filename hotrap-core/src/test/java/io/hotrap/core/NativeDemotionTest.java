@@ -50,7 +50,6 @@ class NativeDemotionTest {
   @Test
   void demotionRemovesRecordsWithoutTombstones() throws Exception {
     try (HotRapDB db = open(MigrationHooks.NONE)) {
-      assertTrue(db.options().nativeMigration(), "the native path is the default where it loads");
       loadAndFlush(db, 1000);
       while (db.migrator().migrateNow(Long.MAX_VALUE, true) > 0 && !raw(db, db.fastHandle()).isEmpty()) {
         // each round moves the files it picked

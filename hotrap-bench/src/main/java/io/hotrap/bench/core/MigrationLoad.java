@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  */
 public final class MigrationLoad {
   static final Path DEFAULT_DIR = Path.of("hotrap-data", "migration");
-  static final String DEFAULT_SYSTEMS = "rocksdb-tiered,hotrap,hotrap-tombstones";
+  static final String DEFAULT_SYSTEMS = "rocksdb-tiered,hotrap,hotrap-native";
 
   private MigrationLoad() {}
 

@@ -9,7 +9,7 @@ public final class Systems {
   /** Every system, in report order. */
   public static final List<String> ALL = List.of("rocksdb-fd", "rocksdb-tiered", "hotrap",
       "hotrap-no-retain", "hotrap-no-hotness-check", "hotrap-no-by-compaction",
-      "hotrap-no-promotion", "hotrap-tombstones", "rocksdb-sc", "sas-cache", "sas-cache-rec",
+      "hotrap-no-promotion", "hotrap-native", "rocksdb-sc", "sas-cache", "sas-cache-rec",
       "rocksdb-pcache", "hotrap-mem");
 
   /**
@@ -47,8 +47,8 @@ public final class Systems {
         return new HotRapSystem(name, config, b -> b.promoteByCompaction(false));
       case "hotrap-no-promotion":
         return new HotRapSystem(name, config, b -> b.promotion(false));
-      case "hotrap-tombstones":
-        return new HotRapSystem(name, config, b -> b.nativeMigration(false));
+      case "hotrap-native":
+        return new HotRapSystem(name, config, b -> b.nativeMigration(true));
       case "rocksdb-sc":
         return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PLAIN, true);
       case "sas-cache":
@@ -86,11 +86,11 @@ public final class Systems {
 
   /**
    * The directory name under which {@code system} keeps its data: the HotRAP variants share one
-   * loaded state (loading reads nothing, so they load alike) and so one template; the tombstone
+   * loaded state (loading reads nothing, so they load alike) and so one template; the native-demotion
    * variant writes differently while it loads and keeps its own.
    */
   static String loadFamily(String system) {
-    if (system.equals("hotrap-tombstones")) {
+    if (system.equals("hotrap-native")) {
       return system;
     }
     if (system.equals("sas-cache") || system.equals("sas-cache-rec")
