@@ -133,7 +133,7 @@ final class FlashCacheSystem implements BenchSystem {
     try {
       Files.createDirectories(fast);
       Files.createDirectories(slow);
-      deleteTree(cacheDir); // every run starts with a cold cache
+      Matrix.deleteTree(cacheDir); // every run starts with a cold cache
       Files.createDirectories(cacheDir);
       if (kind != Kind.PERSISTENT) {
         fc = FlashCache.builder()
@@ -305,25 +305,14 @@ final class FlashCacheSystem implements BenchSystem {
 
   @Override
   public void settle() {
-    try {
-      db.flush(flushOptions);
-      for (int i = 0; i < 36_000 && busy(); i++) {
-        Thread.sleep(100); // RocksJava has no wait for compactions; poll as RocksDbSystem does
-      }
-      if (cache != null) {
+    RocksDbSystem.settle(db, flushOptions);
+    if (cache != null) {
+      try {
         cache.awaitQuiescence();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
-    } catch (RocksDBException e) {
-      throw new IllegalStateException("flush failed", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
-  }
-
-  private boolean busy() throws RocksDBException {
-    return db.getLongProperty("rocksdb.compaction-pending") > 0
-        || db.getLongProperty("rocksdb.num-running-compactions") > 0
-        || db.getLongProperty("rocksdb.num-running-flushes") > 0;
   }
 
   @Override
@@ -338,7 +327,7 @@ final class FlashCacheSystem implements BenchSystem {
       slow = Math.max(0, statistics.getTickerCount(TickerType.BLOCK_CACHE_DATA_MISS)
           - statistics.getTickerCount(TickerType.PERSISTENT_CACHE_HIT));
     }
-    long written = gib(cfStats(), "compaction.Sum.WriteGB");
+    long written = RocksDbSystem.gib(RocksDbSystem.cfStats(db), "compaction.Sum.WriteGB");
     return new Counters(total, Math.max(0, total - slow), 0, 0, 0, 0, 0, written, 0, 0);
   }
 
@@ -358,26 +347,6 @@ final class FlashCacheSystem implements BenchSystem {
         offered.sum(), offeredDead.sum(), s.droppedInserts(), gets.sum(), gets.sum() - slowReads.sum());
   }
 
-  private Map<String, String> cfStats() {
-    try {
-      return db.getMapProperty("rocksdb.cfstats");
-    } catch (RocksDBException e) {
-      return Map.of();
-    }
-  }
-
-  private static long gib(Map<String, String> stats, String key) {
-    String v = stats.get(key);
-    if (v == null) {
-      return 0;
-    }
-    try {
-      return (long) (Double.parseDouble(v) * (1L << 30));
-    } catch (NumberFormatException e) {
-      return 0;
-    }
-  }
-
   @Override
   public void close() {
     db.close();
@@ -388,24 +357,7 @@ final class FlashCacheSystem implements BenchSystem {
   }
 
   private void closeResources() {
-    for (int i = resources.size() - 1; i >= 0; i--) {
-      try {
-        resources.get(i).close();
-      } catch (Exception e) {
-        // closing native handles and the cache does not fail in practice; nothing to do
-      }
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
+    RocksDbSystem.closeAll(resources);
   }
 
   /**

@@ -144,10 +144,17 @@ final class RocksDbSystem implements BenchSystem {
 
   @Override
   public void settle() {
+    settle(db, flushOptions);
+  }
+
+  /**
+   * Flushes {@code db} and waits until no flush or compaction runs or is pending. RocksJava has no
+   * wait-for-compactions call, so this polls RocksDB's properties (at most an hour).
+   */
+  static void settle(RocksDB db, FlushOptions flushOptions) {
     try {
       db.flush(flushOptions);
-      // RocksJava has no wait-for-compactions call; poll the pending-compaction properties.
-      for (int i = 0; i < 36_000 && busy(); i++) {
+      for (int i = 0; i < 36_000 && busy(db); i++) {
         Thread.sleep(100);
       }
     } catch (RocksDBException e) {
@@ -157,7 +164,7 @@ final class RocksDbSystem implements BenchSystem {
     }
   }
 
-  private boolean busy() throws RocksDBException {
+  private static boolean busy(RocksDB db) throws RocksDBException {
     return db.getLongProperty("rocksdb.compaction-pending") > 0
         || db.getLongProperty("rocksdb.num-running-compactions") > 0
         || db.getLongProperty("rocksdb.num-running-flushes") > 0;
@@ -190,6 +197,11 @@ final class RocksDbSystem implements BenchSystem {
   }
 
   private Map<String, String> cfStats() {
+    return cfStats(db);
+  }
+
+  /** RocksDB's "rocksdb.cfstats" map of the default column family; empty when unavailable. */
+  static Map<String, String> cfStats(RocksDB db) {
     try {
       return db.getMapProperty("rocksdb.cfstats");
     } catch (RocksDBException e) {
@@ -197,7 +209,8 @@ final class RocksDbSystem implements BenchSystem {
     }
   }
 
-  private static long gib(Map<String, String> stats, String key) {
+  /** A "…GB" figure of {@link #cfStats} in bytes; 0 when missing or not a number. */
+  static long gib(Map<String, String> stats, String key) {
     String v = stats.get(key);
     if (v == null) {
       return 0;
@@ -217,11 +230,16 @@ final class RocksDbSystem implements BenchSystem {
   }
 
   private void closeResources() {
+    closeAll(resources);
+  }
+
+  /** Closes {@code resources} last first, ignoring failures (closing native handles does not fail in practice). */
+  static void closeAll(List<? extends AutoCloseable> resources) {
     for (int i = resources.size() - 1; i >= 0; i--) {
       try {
         resources.get(i).close();
       } catch (Exception e) {
-        // closing native handles does not fail in practice; nothing to do
+        // nothing to do
       }
     }
   }

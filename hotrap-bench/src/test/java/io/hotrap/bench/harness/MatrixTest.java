@@ -53,7 +53,15 @@ class MatrixTest {
     assertTrue(hotrap.oracleHitRate() > 0.9 && hotrap.oracleHitRate() < 1, "oracle "
         + hotrap.oracleHitRate());
 
-    List<Map<String, String>> summary = Summary.read(out.resolve("summary.csv"));
+    List<Map<String, String>> all = Summary.read(out.resolve("summary.csv"));
+    // One load row per loaded family (the hotrap variants share one), then the runs.
+    List<Map<String, String>> loads = all.stream().filter(r -> r.get("workload").equals("load")).toList();
+    assertEquals(List.of("rocksdb-tiered", "hotrap"), loads.stream().map(r -> r.get("system")).toList());
+    for (Map<String, String> load : loads) {
+      assertTrue(Double.parseDouble(load.get("throughput")) > 0, load.toString());
+      assertTrue(Long.parseLong(load.get("fast_compaction_bytes")) > 0, load.toString());
+    }
+    List<Map<String, String>> summary = all.stream().filter(r -> !r.get("workload").equals("load")).toList();
     assertEquals(3, summary.size());
     assertEquals("rocksdb-tiered", summary.get(0).get("system"));
     assertEquals("ro-hotspot5", summary.get(0).get("workload"));
