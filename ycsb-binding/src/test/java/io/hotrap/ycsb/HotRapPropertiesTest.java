@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotrap.core.HotRapOptions;
+import io.hotrap.jni.NativeHooks;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
@@ -88,6 +89,8 @@ class HotRapPropertiesTest {
     p.setProperty("hotrap.max.value.size", "1M");
     p.setProperty("hotrap.sync.writes", "true");
     p.setProperty("hotrap.lock.stripes", "64");
+    // The native path can only be asked for where its hooks load (Linux x86-64 with gcc).
+    p.setProperty("hotrap.native.migration", Boolean.toString(NativeHooks.available()));
     HotRapOptions o = HotRapProperties.toOptions(p);
     assertEquals(12L << 20, o.blockCacheBytes());
     assertEquals(8192, o.fastBlockSize());
@@ -111,6 +114,7 @@ class HotRapPropertiesTest {
     assertEquals(1 << 20, o.maxValueBytes());
     assertTrue(o.syncWrites());
     assertEquals(64, o.lockStripes());
+    assertEquals(NativeHooks.available(), o.nativeMigration());
   }
 
   @Test
@@ -120,7 +124,7 @@ class HotRapPropertiesTest {
       assertTrue(name.startsWith("hotrap."), name);
       n++;
     }
-    assertEquals(25, n);
+    assertEquals(26, n);
   }
 
   @ParameterizedTest
