@@ -132,8 +132,6 @@ public final class HotRapMetrics implements MeterBinder {
         c -> c.demotionTombstones.sum());
     counter(registry, "hotrap.migration.removed", removedHelp, null, "by", "filter",
         c -> c.recordsDemotedNatively.sum());
-    counter(registry, "hotrap.migration.slow.writes", "Demoted records written into the slow tier, by how",
-        null, "by", "ingestion", c -> c.recordsDemotedByIngestion.sum());
     counter(registry, "hotrap.migration.failures", "Migration checks that failed", null, null, null,
         c -> c.migrationFailures.sum());
     bound.add(FunctionTimer.builder("hotrap.migration.duration", counters,
