@@ -43,7 +43,7 @@ class RetentionTest {
    */
   private static double hotShareOnFast(Path root, boolean retain, StringBuilder stats)
       throws Exception {
-    HotRapOptions o = small(root).retainHotRecords(retain).build();
+    HotRapOptions o = small(root).retainHotRecords(retain).promotion(false).build();
     try (HotRapDB db = HotRapDB.open(o)) {
       Random rnd = new Random(7);
       int hotKeys = RECORDS / HOT_EVERY;
