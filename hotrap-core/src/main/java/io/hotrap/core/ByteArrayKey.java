@@ -23,6 +23,11 @@ final class ByteArrayKey {
     return new ByteArrayKey(key);
   }
 
+  /** The wrapped bytes; callers must not change them. */
+  byte[] bytes() {
+    return bytes;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof ByteArrayKey && ((ByteArrayKey) o).hash == hash

@@ -88,6 +88,7 @@ public final class HotRapDB implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(HotRapDB.class.getName());
   static final String FAST_CF = "fast";
   static final String SLOW_CF = "slow";
+  static final String HOT_CF = "fast-hot";
   /** Longest wait for RocksDB's flushes and compactions in {@link #awaitBackgroundWork()}. */
   private static final long MAX_IDLE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(120);
   private static final int MAX_AWAIT_ROUNDS = 64;
@@ -99,6 +100,10 @@ public final class HotRapDB implements AutoCloseable {
   private final ColumnFamilyHandle defaultCf;
   private final ColumnFamilyHandle fastCf;
   private final ColumnFamilyHandle slowCf;
+  /** Column family of write-hot separation; always open, empty while separation is off. */
+  private final ColumnFamilyHandle hotCf;
+  /** Null when {@link HotRapOptions#writeHotSeparation()} is off. */
+  private final WriteHotSeparator separator;
   private final ReadOptions readOptions;
   /** Reads that fail with {@code Incomplete} rather than do I/O; used with a flash cache. */
   private final ReadOptions memoryOnlyReads;
@@ -147,6 +152,7 @@ public final class HotRapDB implements AutoCloseable {
     this.defaultCf = handles.get(0);
     this.fastCf = handles.get(1);
     this.slowCf = handles.get(2);
+    this.hotCf = handles.get(3);
     this.listener = listener;
     this.storeId = storeId;
     this.readOptions = new ReadOptions();
@@ -157,6 +163,7 @@ public final class HotRapDB implements AutoCloseable {
     Promoter p = null;
     SlowTierCache fc = null;
     MemoryTier m = null;
+    WriteHotSeparator sep = null;
     boolean constructed = false;
     try {
       m = options.memoryTier()
@@ -176,7 +183,10 @@ public final class HotRapDB implements AutoCloseable {
       gate.setPromotionInvalidator(invalidators(promoter, flashCache));
       this.throttle = new WriteThrottle(options.writeStallBytes(), options.maxWriteStall().toNanos(),
           counters);
-      this.migrator = new TierMigrator(db, fastCf, slowCf, options, gate, tracker, counters,
+      sep = options.writeHotSeparation()
+          ? new WriteHotSeparator(db, fastCf, hotCf, options, gate, counters, nativeDemotion) : null;
+      this.separator = sep;
+      this.migrator = new TierMigrator(db, fastCf, hotCf, slowCf, options, gate, tracker, counters,
           throttle::sizesChanged, promoter != null ? promoter : PromotionByCompaction.NONE,
           () -> liveSnapshots.get() > 0, nativeDemotion, hooks.migration());
       this.scheduler = new MigrationScheduler(migrator, counters, options);
@@ -194,6 +204,9 @@ public final class HotRapDB implements AutoCloseable {
         }
         if (m != null) {
           m.close();
+        }
+        if (sep != null) {
+          sep.close();
         }
         tracker.close();
         readOptions.close();
@@ -232,7 +245,12 @@ public final class HotRapDB implements AutoCloseable {
     RocksDB db = null;
     boolean success = false;
     try {
-      Cache cache = track(resources, options.newBlockCache());
+      // HotKey-LSM's split block cache: with a hot share, fast-hot gets a cache of its own.
+      double hotShare = options.hotBlockCacheShare();
+      Cache cache = track(resources, hotShare > 0
+          ? new org.rocksdb.LRUCache((long) (options.blockCacheBytes() * (1 - hotShare)), -1, false,
+              HotRapOptions.BLOCK_CACHE_HIGH_PRIORITY_RATIO)
+          : options.newBlockCache());
       BloomFilter filter = options.bloomBitsPerKey() > 0
           ? track(resources, new BloomFilter(options.bloomBitsPerKey())) : null;
       // Closed after RocksDB and the column family options that hold its filter.
@@ -243,6 +261,12 @@ public final class HotRapDB implements AutoCloseable {
         fastCfo.setCompactionFilter(nativeDemotion.filter());
       }
       ColumnFamilyOptions slowCfo = track(resources, TierConfig.slow(options, layout, cache, filter));
+      Cache hotCache = hotShare > 0
+          ? track(resources, new org.rocksdb.LRUCache((long) (options.blockCacheBytes() * hotShare), -1,
+              false, HotRapOptions.BLOCK_CACHE_HIGH_PRIORITY_RATIO))
+          : cache;
+      ColumnFamilyOptions hotCfo = track(resources, TierConfig.fastHot(options, layout, hotCache, filter));
+      track(resources, hotCfo.compactionOptionsUniversal()); // closed after the options that hold it
       ColumnFamilyOptions defaultCfo = track(resources, new ColumnFamilyOptions()
           .setWriteBufferSize(HotRapOptions.MIN_FILE_SIZE));
       TierEventListener listener = track(resources, new TierEventListener());
@@ -261,7 +285,8 @@ public final class HotRapDB implements AutoCloseable {
       List<ColumnFamilyDescriptor> descriptors = List.of(
           new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, defaultCfo),
           new ColumnFamilyDescriptor(utf8(FAST_CF), fastCfo),
-          new ColumnFamilyDescriptor(utf8(SLOW_CF), slowCfo));
+          new ColumnFamilyDescriptor(utf8(SLOW_CF), slowCfo),
+          new ColumnFamilyDescriptor(utf8(HOT_CF), hotCfo));
       db = RocksDB.open(dbo, layout.dbDir().toString(), descriptors, handles);
       StoreMetadata.writeOrCheck(db, handles.get(0), options, storeId);
       HotRapDB store = new HotRapDB(options, layout, storeId, resources, db, handles, listener,
@@ -307,6 +332,17 @@ public final class HotRapDB implements AutoCloseable {
   }
 
   private void start() throws RocksDBException {
+    if (separator != null) {
+      rebuildMembers(separator);
+    } else if (db.getLongProperty(hotCf, "rocksdb.estimate-num-keys") > 0
+        || db.getLongProperty(hotCf, "rocksdb.num-entries-active-mem-table") > 0
+        || db.getLongProperty(hotCf, "rocksdb.live-sst-files-size") > 0) {
+      // Opened with separation off after it was on: move fast-hot's records back to fast first.
+      try (WriteHotSeparator drain = new WriteHotSeparator(db, fastCf, hotCf, options, gate, counters,
+          nativeDemotion)) {
+        rebuildMembers(drain);
+      }
+    }
     migrator.refreshSizes();
     listener.attach(migrator, scheduler);
     if (memoryMover != null) {
@@ -321,6 +357,16 @@ public final class HotRapDB implements AutoCloseable {
       metrics.bindTo(options.meterRegistry());
     }
     scheduler.requestCheck();
+  }
+
+  private static void rebuildMembers(WriteHotSeparator s) throws RocksDBException {
+    try {
+      s.rebuildMembers();
+    } catch (RocksDBException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new HotRapException("cannot read the fast-hot column family", e);
+    }
   }
 
   // ---------------------------------------------------------------- reads
@@ -390,7 +436,16 @@ public final class HotRapDB implements AutoCloseable {
           return v;
         }
       }
-      byte[] value = db.get(fastCf, ro, key);
+      byte[] value = null;
+      // Write-hot separation: fast-hot holds the newest version of its members (S1, S2 in
+      // WriteHotSeparator); a reader that finds the key no member can skip it. A read at a
+      // snapshot cannot: the key may have been a member then.
+      if (separator != null && (!latest || separator.mayHold(key))) {
+        value = db.get(hotCf, ro, key);
+      }
+      if (value == null) {
+        value = db.get(fastCf, ro, key);
+      }
       if (value == null && p != null) {
         value = p.lookup(key);
       }
@@ -532,7 +587,10 @@ public final class HotRapDB implements AutoCloseable {
       applyMemory("put", new byte[][] {key}, new byte[][] {value});
       return;
     }
-    apply("put", () -> db.put(fastCf, writeOptions, key, value), key, null);
+    apply("put", () -> db.put(route(key), writeOptions, key, value), key, null);
+    if (separator != null) {
+      separator.recordWrite(key, key.length + value.length);
+    }
   }
 
   /** Deletes {@code key} from both tiers in one atomic batch (I3). */
@@ -546,6 +604,9 @@ public final class HotRapDB implements AutoCloseable {
       try (WriteBatch batch = new WriteBatch()) {
         batch.delete(fastCf, key);
         batch.delete(slowCf, key);
+        if (separator != null) {
+          batch.delete(hotCf, key);
+        }
         db.write(writeOptions, batch);
       }
     }, key, null);
@@ -578,15 +639,30 @@ public final class HotRapDB implements AutoCloseable {
       try (WriteBatch wb = new WriteBatch()) {
         for (HotRapWriteBatch.Op op : ops) {
           if (op.value != null) {
-            wb.put(fastCf, op.key, op.value);
+            wb.put(route(op.key), op.key, op.value);
           } else {
             wb.delete(fastCf, op.key);
             wb.delete(slowCf, op.key);
+            if (separator != null) {
+              wb.delete(hotCf, op.key);
+            }
           }
         }
         db.write(writeOptions, wb);
       }
     }, null, ops);
+    if (separator != null) {
+      for (HotRapWriteBatch.Op op : ops) {
+        if (op.value != null) {
+          separator.recordWrite(op.key, op.key.length + op.value.length);
+        }
+      }
+    }
+  }
+
+  /** The column family a user put of {@code key} goes to; call inside the writer's shared hold. */
+  private ColumnFamilyHandle route(byte[] key) {
+    return separator == null ? fastCf : separator.route(key);
   }
 
   /** One RocksDB write of a user operation. */
@@ -674,7 +750,7 @@ public final class HotRapDB implements AutoCloseable {
       if (memoryMover != null) {
         memoryMover.await(memoryMover.request(true));
       }
-      db.flush(fo, List.of(fastCf, slowCf));
+      db.flush(fo, separator != null ? List.of(hotCf, fastCf, slowCf) : List.of(fastCf, slowCf));
       scheduler.requestCheck();
     } catch (RocksDBException e) {
       throw new HotRapException("flush failed", e);
@@ -695,6 +771,9 @@ public final class HotRapDB implements AutoCloseable {
       for (int round = 0; round < MAX_AWAIT_ROUNDS; round++) {
         if (promoter != null) {
           promoter.awaitIdle();
+        }
+        if (separator != null) {
+          separator.awaitIdle();
         }
         boolean moved = false;
         if (memoryMover != null) {
@@ -729,7 +808,9 @@ public final class HotRapDB implements AutoCloseable {
         && db.getLongProperty(fastCf, "rocksdb.mem-table-flush-pending") == 0
         && db.getLongProperty(slowCf, "rocksdb.mem-table-flush-pending") == 0
         && db.getLongProperty(fastCf, "rocksdb.compaction-pending") == 0
-        && db.getLongProperty(slowCf, "rocksdb.compaction-pending") == 0;
+        && db.getLongProperty(slowCf, "rocksdb.compaction-pending") == 0
+        && db.getLongProperty(hotCf, "rocksdb.mem-table-flush-pending") == 0
+        && db.getLongProperty(hotCf, "rocksdb.compaction-pending") == 0;
   }
 
   /** Current statistics. */
@@ -740,7 +821,8 @@ public final class HotRapDB implements AutoCloseable {
         memory.refreshCounters();
       }
       return new HotRapStats(counters, tracker.available(), tracker.stats(),
-          sstBytesWritten(fastCf), sstBytesWritten(slowCf));
+          sstBytesWritten(fastCf) + Math.max(0, sstBytesWritten(hotCf)), sstBytesWritten(slowCf),
+          separator);
     } finally {
       guard.exit();
     }
@@ -775,6 +857,9 @@ public final class HotRapDB implements AutoCloseable {
     }
     if (promoter != null) {
       promoter.close();
+    }
+    if (separator != null) {
+      separator.close();
     }
     migrator.close();
     metrics.unbindAll();
@@ -815,6 +900,7 @@ public final class HotRapDB implements AutoCloseable {
     defaultCf.close();
     fastCf.close();
     slowCf.close();
+    hotCf.close();
     db.close();
     closeAll(resources);
   }
@@ -836,6 +922,10 @@ public final class HotRapDB implements AutoCloseable {
   ColumnFamilyHandle fastHandle() { return fastCf; }
 
   ColumnFamilyHandle slowHandle() { return slowCf; }
+
+  ColumnFamilyHandle hotHandle() { return hotCf; }
+
+  WriteHotSeparator separator() { return separator; }
 
   LifecycleGuard guard() { return guard; }
 

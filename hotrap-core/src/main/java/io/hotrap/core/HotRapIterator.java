@@ -24,6 +24,10 @@ import org.rocksdb.Slice;
  * keeps them alive, and it stays alive while the iterator is open even if the snapshot is closed
  * first.
  *
+ * <p>With write-hot separation ({@link WriteHotSeparator}) a third disk source, {@code fast-hot},
+ * ranks above the fast tier: a key it holds is a member whose newest version it has (S2), and a
+ * deleted member is absent from all three.
+ *
  * <p>With a memory tier ({@link MemoryTier}) the merge has one more source per memory generation,
  * newest first, ahead of the fast tier; a key the newest holding source has as a tagged delete is
  * skipped. The memory iterators and the disk iterators are created together with the commit gate
@@ -43,9 +47,12 @@ public final class HotRapIterator implements AutoCloseable {
   private final HotRapSnapshot snapshot;
   private final Slice lower;
   private final Slice upper;
-  /** Sources, highest priority first: memory generations newest first, then fast, then slow. */
+  /**
+   * Sources, highest priority first: memory generations newest first, then (with write-hot
+   * separation) fast-hot, then fast, then slow.
+   */
   private final RocksIterator[] sources;
-  /** Index of the first disk source (the fast tier); sources below it are memory generations. */
+  /** Index of the first disk source; sources below it are memory generations. */
   private final int fastIndex;
   /** Bit i set: source i is positioned on the current key; 0: not positioned. */
   private long current;
@@ -104,7 +111,7 @@ public final class HotRapIterator implements AutoCloseable {
         }
       }
       this.sources = opened.toArray(new RocksIterator[0]);
-      this.fastIndex = sources.length - 2;
+      this.fastIndex = sources.length - (owner.separator() != null ? 3 : 2);
       this.ownView = own[0];
       success = true;
     } finally {
@@ -125,7 +132,10 @@ public final class HotRapIterator implements AutoCloseable {
 
   private List<RocksIterator> diskIterators() {
     try {
-      return owner.rocks().newIterators(List.of(owner.fastHandle(), owner.slowHandle()), readOptions);
+      List<org.rocksdb.ColumnFamilyHandle> cfs = owner.separator() != null
+          ? List.of(owner.hotHandle(), owner.fastHandle(), owner.slowHandle())
+          : List.of(owner.fastHandle(), owner.slowHandle());
+      return owner.rocks().newIterators(cfs, readOptions);
     } catch (RocksDBException e) {
       throw new HotRapException("cannot create an iterator", e);
     }

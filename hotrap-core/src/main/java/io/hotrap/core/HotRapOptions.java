@@ -50,6 +50,8 @@ public final class HotRapOptions {
   public static final long DEFAULT_MIGRATION_BATCH_BYTES = 256 * 1024;
   /** Default largest record (key + value bytes) kept in the promotion cache: 16 KiB, as HotRAP's code. */
   public static final int DEFAULT_MAX_PROMOTED_RECORD_BYTES = 16 * 1024;
+  /** Default {@link #writeHotShare()}. */
+  public static final double DEFAULT_WRITE_HOT_SHARE = 0.25;
 
   /** Paper: 64 MiB files for a 10 GB fast disk, i.e. 1/160 of it. */
   static final long FILE_SIZE_DIVISOR = 160;
@@ -113,9 +115,14 @@ public final class HotRapOptions {
   private final long memoryTierBytes;
   private final io.hotrap.wal.Codec tierLogCodec;
   private final boolean tierLogTrim;
+  private final boolean writeHotSeparation;
+  private final double writeHotShare;
+  private final double writeSkewThreshold;
+  private final long writeHotWindowBytes;
+  private final double hotBlockCacheShare;
 
   private HotRapOptions(Builder b, RaltOptions ralt, long blockCache, long writeBuffer,
-      long fastFile, long slowFile, long promotionCache) {
+      long fastFile, long slowFile, long promotionCache, long hotWindow) {
     fastPath = b.fastPath;
     slowPath = b.slowPath;
     fastBudgetBytes = b.fastBudgetBytes;
@@ -155,6 +162,11 @@ public final class HotRapOptions {
     memoryTierBytes = b.memoryTierBytes;
     tierLogCodec = b.tierLogCodec;
     tierLogTrim = b.tierLogTrim;
+    writeHotSeparation = b.writeHotSeparation;
+    writeHotShare = b.writeHotShare;
+    writeSkewThreshold = b.writeSkewThreshold;
+    writeHotWindowBytes = hotWindow;
+    hotBlockCacheShare = b.hotBlockCacheShare;
   }
 
   /** A builder with every setting at its default; paths and fast budget must be set. */
@@ -347,6 +359,37 @@ public final class HotRapOptions {
   /** Whether the tier log trims dead records (default true); off only to measure its peak. */
   public boolean tierLogTrim() { return tierLogTrim; }
 
+  /**
+   * Whether write-hot separation is on ({@link WriteHotSeparator}, DESIGN.md §16): while user
+   * writes are skewed, keys written at least twice per window go to the column family
+   * {@code fast-hot} with universal compaction; default false.
+   */
+  public boolean writeHotSeparation() { return writeHotSeparation; }
+
+  /**
+   * Share of the fast budget the {@code fast-hot} column family may take; default
+   * {@value #DEFAULT_WRITE_HOT_SHARE}. Its bytes count against the budget with the fast tier's.
+   */
+  public double writeHotShare() { return writeHotShare; }
+
+  /**
+   * Variance of per-key write counts in a window above which writes count as skewed (they stop
+   * counting as skewed below half of it); default {@value SkewDetector#DEFAULT_ON_THRESHOLD}.
+   */
+  public double writeSkewThreshold() { return writeSkewThreshold; }
+
+  /**
+   * Key + value bytes of user writes per skew-detection window; default one L0's worth, the write
+   * buffer times the fast tier's L0 compaction trigger (LuMDB counts the keys of L0).
+   */
+  public long writeHotWindowBytes() { return writeHotWindowBytes; }
+
+  /**
+   * Share of the block cache reserved for {@code fast-hot}, in its own cache (HotKey-LSM gives
+   * the hot tree 0.8); 0 (the default) keeps one cache for every column family.
+   */
+  public double hotBlockCacheShare() { return hotBlockCacheShare; }
+
 
   @Override
   public String toString() {
@@ -368,7 +411,10 @@ public final class HotRapOptions {
         + ", syncWrites=" + syncWrites + ", lockStripes=" + lockStripes
         + ", flashCache=" + flashCache
         + (memoryDir == null ? "" : ", memoryDir=" + memoryDir + ", memoryTierBytes=" + memoryTierBytes
-            + ", tierLogCodec=" + tierLogCodec + ", tierLogTrim=" + tierLogTrim) + '}';
+            + ", tierLogCodec=" + tierLogCodec + ", tierLogTrim=" + tierLogTrim)
+        + (writeHotSeparation ? ", writeHotSeparation=true, writeHotShare=" + writeHotShare
+            + ", writeSkewThreshold=" + writeSkewThreshold + ", writeHotWindowBytes="
+            + writeHotWindowBytes + ", hotBlockCacheShare=" + hotBlockCacheShare : "") + '}';
   }
 
   /** Validating builder of {@link HotRapOptions}. Not thread-safe. */
@@ -412,8 +458,53 @@ public final class HotRapOptions {
     private long memoryTierBytes;
     private io.hotrap.wal.Codec tierLogCodec = io.hotrap.wal.Codec.LZ4;
     private boolean tierLogTrim = true;
+    private boolean writeHotSeparation;
+    private double writeHotShare = DEFAULT_WRITE_HOT_SHARE;
+    private double writeSkewThreshold = SkewDetector.DEFAULT_ON_THRESHOLD;
+    private long writeHotWindowBytes = -1;
+    private double hotBlockCacheShare;
 
     private Builder() {}
+
+    /** See {@link HotRapOptions#writeHotSeparation()}; not with a memory tier. */
+    public Builder writeHotSeparation(boolean enabled) {
+      this.writeHotSeparation = enabled;
+      return this;
+    }
+
+    /** See {@link HotRapOptions#writeHotShare()}; in (0, 0.5]. */
+    public Builder writeHotShare(double share) {
+      if (!(share > 0 && share <= 0.5)) {
+        throw new IllegalArgumentException("writeHotShare must be in (0, 0.5] but was " + share);
+      }
+      this.writeHotShare = share;
+      return this;
+    }
+
+    /** See {@link HotRapOptions#writeSkewThreshold()}; at least 0 (0: any repeated key is skew). */
+    public Builder writeSkewThreshold(double variance) {
+      if (!(variance >= 0) || Double.isInfinite(variance)) {
+        throw new IllegalArgumentException("writeSkewThreshold must be a finite value >= 0 but was "
+            + variance);
+      }
+      this.writeSkewThreshold = variance;
+      return this;
+    }
+
+    /** See {@link HotRapOptions#writeHotWindowBytes()}; at least 4 KiB. */
+    public Builder writeHotWindowBytes(long bytes) {
+      this.writeHotWindowBytes = atLeast("writeHotWindowBytes", bytes, 4096);
+      return this;
+    }
+
+    /** See {@link HotRapOptions#hotBlockCacheShare()}; in [0, 1). */
+    public Builder hotBlockCacheShare(double share) {
+      if (!(share >= 0 && share < 1)) {
+        throw new IllegalArgumentException("hotBlockCacheShare must be in [0, 1) but was " + share);
+      }
+      this.hotBlockCacheShare = share;
+      return this;
+    }
 
     /**
      * Adds a memory tier above the fast disk ({@link MemoryTier}, DESIGN.md §15): the newest
@@ -747,13 +838,20 @@ public final class HotRapOptions {
         throw new IllegalArgumentException("memoryDir (" + memoryDir + ") must not lie inside"
             + " fastPath or slowPath");
       }
+      if (writeHotSeparation && memoryDir != null) {
+        throw new IllegalStateException("writeHotSeparation(true) cannot be combined with a memory"
+            + " tier: the memory tier takes every user write before the fast tier sees it");
+      }
+      long hotWindow = writeHotWindowBytes > 0 ? writeHotWindowBytes
+          : writeBuffer * TierConfig.FAST_L0_TRIGGER;
       RaltOptions.Builder rb = RaltOptions.builder()
           .directory(fastPath.resolve(StoreLayout.RALT_DIR))
           .fastDiskBytes(fastBudgetBytes);
       raltCustomizer.accept(rb);
       RaltOptions ralt = rb.build();
       long promotionCache = promotionCacheBytes > 0 ? promotionCacheBytes : fastFile;
-      return new HotRapOptions(this, ralt, blockCache, writeBuffer, fastFile, slowFile, promotionCache);
+      return new HotRapOptions(this, ralt, blockCache, writeBuffer, fastFile, slowFile, promotionCache,
+          hotWindow);
     }
 
     private static long clamp(long v, long lo, long hi) {

@@ -57,9 +57,32 @@ public final class HotRapStats {
   private final long tierLogCompressions;
   private final long memoryTierRecoveryNanos;
   private final long memoryTierStallNanos;
+  private final boolean writeHotSeparation;
+  private final boolean writeSkewed;
+  private final double writeSkewVariance;
+  private final long writeHotWrites;
+  private final long writeHotEvictions;
+  private final long writeHotWindows;
+  private final int writeHotMembers;
+  private final int writeHotIndexKeys;
+  private final long hotSstBytes;
 
   HotRapStats(StoreCounters c, boolean raltAvailable, RaltStats raltStats, long fastBytesWritten,
       long slowBytesWritten) {
+    this(c, raltAvailable, raltStats, fastBytesWritten, slowBytesWritten, null);
+  }
+
+  HotRapStats(StoreCounters c, boolean raltAvailable, RaltStats raltStats, long fastBytesWritten,
+      long slowBytesWritten, WriteHotSeparator separator) {
+    writeHotSeparation = separator != null;
+    writeSkewed = separator != null && separator.skewed();
+    writeSkewVariance = separator != null ? separator.lastVariance() : Double.NaN;
+    writeHotWrites = separator != null ? separator.hotWrites.sum() : 0;
+    writeHotEvictions = separator != null ? separator.evictions.sum() : 0;
+    writeHotWindows = separator != null ? separator.windows.sum() : 0;
+    writeHotMembers = separator != null ? separator.members() : 0;
+    writeHotIndexKeys = separator != null ? separator.indexKeys() : 0;
+    hotSstBytes = c.hotSstBytes;
     this.fastBytesWritten = fastBytesWritten;
     this.slowBytesWritten = slowBytesWritten;
     getsServedMemory = c.getsServedMemory.sum();
@@ -258,6 +281,33 @@ public final class HotRapStats {
 
   /** RALT's statistics, or null when it is not available. */
   public RaltStats raltStats() { return raltStats; }
+
+  /** Whether write-hot separation is on ({@link HotRapOptions#writeHotSeparation()}). */
+  public boolean writeHotSeparation() { return writeHotSeparation; }
+
+  /** Whether the last closed window of user writes was skewed; false without separation. */
+  public boolean writeSkewed() { return writeSkewed; }
+
+  /** Variance of per-key write counts in the last closed window; NaN before one closed. */
+  public double writeSkewVariance() { return writeSkewVariance; }
+
+  /** User writes routed to the {@code fast-hot} column family since open. */
+  public long writeHotWrites() { return writeHotWrites; }
+
+  /** Keys moved from {@code fast-hot} back to {@code fast} since open. */
+  public long writeHotEvictions() { return writeHotEvictions; }
+
+  /** Skew-detection windows of user writes closed since open. */
+  public long writeHotWindows() { return writeHotWindows; }
+
+  /** Keys that may have a version in {@code fast-hot} now. */
+  public int writeHotMembers() { return writeHotMembers; }
+
+  /** Keys of the current hot-key index. */
+  public int writeHotIndexKeys() { return writeHotIndexKeys; }
+
+  /** Live SST bytes of the {@code fast-hot} column family, included in {@link #fastSstBytes()}. */
+  public long hotSstBytes() { return hotSstBytes; }
 
   @Override
   public String toString() {

@@ -46,6 +46,8 @@ final class StoreCounters {
   volatile java.util.function.Supplier<io.hotrap.cache.flash.FlashCacheStats> flashStats;
   /** User writes waiting in {@link WriteThrottle} for room on the fast tier right now. */
   final AtomicInteger writersStalled = new AtomicInteger();
+  /** Live SST bytes of write-hot separation's {@code fast-hot} column family (in {@link #fastSstBytes}). */
+  volatile long hotSstBytes;
   volatile long fastSstBytes;
   /**
    * Fast-tier SST bytes that are no longer live but still on disk because open iterators read them

@@ -21,6 +21,7 @@ import java.util.UUID;
  * &lt;fastPath&gt;/HOTRAP_STORE   marker (below)
  * &lt;fastPath&gt;/db/            the RocksDB directory: MANIFEST, WAL, OPTIONS, LOG, default CF
  * &lt;fastPath&gt;/data/          SST files of column family "fast"
+ * &lt;fastPath&gt;/hot/           SST files of column family "fast-hot" (write-hot separation)
  * &lt;fastPath&gt;/ralt/          RALT, the access tracker
  * &lt;fastPath&gt;/tierlog/       with a memory tier: its log ({@link MemoryTier})
  * &lt;fastPath&gt;/ingest/        with a memory tier: files on their way into "fast"
@@ -44,6 +45,7 @@ final class StoreLayout {
   static final String DB_DIR = "db";
   static final String DATA_DIR = "data";
   static final String RALT_DIR = "ralt";
+  static final String HOT_DIR = "hot";
 
   private final Path fastPath;
   private final Path slowPath;
@@ -56,6 +58,8 @@ final class StoreLayout {
   Path dbDir() { return fastPath.resolve(DB_DIR); }
 
   Path fastDataDir() { return fastPath.resolve(DATA_DIR); }
+
+  Path hotDataDir() { return fastPath.resolve(HOT_DIR); }
 
   Path slowDataDir() { return slowPath.resolve(DATA_DIR); }
 
@@ -157,6 +161,7 @@ final class StoreLayout {
   private void createDirs() throws IOException {
     Files.createDirectories(dbDir());
     Files.createDirectories(fastDataDir());
+    Files.createDirectories(hotDataDir());
     Files.createDirectories(slowDataDir());
     // RALT's directory is created by the tracker: a failure there degrades tracking, not the store.
   }

@@ -6,6 +6,8 @@ import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompactionOptionsUniversal;
+import org.rocksdb.CompactionStyle;
 import org.rocksdb.DbPath;
 
 /**
@@ -29,7 +31,12 @@ final class TierConfig {
    */
   private static final double FAST_LEVEL_MULTIPLIER = 3;
   /** L0 files that start an L0 compaction on the fast tier: twice RocksDB's default, so each merges more. */
-  private static final int FAST_L0_TRIGGER = 8;
+  static final int FAST_L0_TRIGGER = 8;
+  /**
+   * Sorted runs of {@code fast-hot} that start a universal compaction: LuMDB keeps r_h = 3 runs of
+   * hot data and merges the oldest first.
+   */
+  static final int HOT_RUNS = 3;
 
   private TierConfig() {}
 
@@ -39,6 +46,26 @@ final class TierConfig {
         .setCompressionType(o.fastCompression())
         .setMaxBytesForLevelMultiplier(FAST_LEVEL_MULTIPLIER)
         .setLevel0FileNumCompactionTrigger(FAST_L0_TRIGGER);
+  }
+
+  /**
+   * The {@code fast-hot} column family of write-hot separation ({@link WriteHotSeparator}):
+   * universal (tiering) compaction on the fast disk, in its own directory, merging once
+   * {@value #HOT_RUNS} runs exist. Its data is small and rewritten often, so each merge drops the
+   * versions later ones overwrote.
+   */
+  static ColumnFamilyOptions fastHot(HotRapOptions o, StoreLayout layout, Cache cache, BloomFilter filter) {
+    ColumnFamilyOptions cfo = tier(o, cache, filter, layout.hotDataDir(), o.fastBudgetBytes(),
+        o.fastBlockSize(), o.fastTargetFileBytes(), 4 * o.fastTargetFileBytes())
+        .setCompressionType(o.fastCompression())
+        .setLevelCompactionDynamicLevelBytes(false)
+        .setCompactionStyle(CompactionStyle.UNIVERSAL)
+        .setLevel0FileNumCompactionTrigger(HOT_RUNS);
+    cfo.setCompactionOptionsUniversal(new CompactionOptionsUniversal()
+        .setMinMergeWidth(2)
+        .setSizeRatio(1)
+        .setMaxSizeAmplificationPercent(100));
+    return cfo;
   }
 
   static ColumnFamilyOptions slow(HotRapOptions o, StoreLayout layout, Cache cache, BloomFilter filter) {

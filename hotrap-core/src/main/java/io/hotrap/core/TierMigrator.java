@@ -82,6 +82,8 @@ final class TierMigrator implements AutoCloseable {
 
   private final RocksDB db;
   private final ColumnFamilyHandle fast;
+  /** Write-hot separation's column family: its bytes count against the fast budget. */
+  private final ColumnFamilyHandle hot;
   private final ColumnFamilyHandle slow;
   private final HotRapOptions options;
   private final CommitGate gate;
@@ -103,7 +105,8 @@ final class TierMigrator implements AutoCloseable {
 
   private volatile boolean stopping;
 
-  TierMigrator(RocksDB db, ColumnFamilyHandle fast, ColumnFamilyHandle slow, HotRapOptions options,
+  TierMigrator(RocksDB db, ColumnFamilyHandle fast, ColumnFamilyHandle hot, ColumnFamilyHandle slow,
+      HotRapOptions options,
       CommitGate gate, AccessTracker tracker, StoreCounters counters, Runnable sizesChanged,
       PromotionByCompaction promotion, BooleanSupplier snapshotsOpen, NativeDemotion nativeDemotion,
       MigrationHooks hooks) {
@@ -111,6 +114,7 @@ final class TierMigrator implements AutoCloseable {
     this.nativeDemotion = nativeDemotion;
     this.db = db;
     this.fast = fast;
+    this.hot = hot;
     this.slow = slow;
     this.options = options;
     this.gate = gate;
@@ -128,7 +132,9 @@ final class TierMigrator implements AutoCloseable {
   void refreshSizes() throws RocksDBException {
     long live = db.getLongProperty(fast, LIVE_SST_BYTES);
     counters.fastFilesPinnedBytes = Math.max(0, db.getLongProperty(fast, TOTAL_SST_BYTES) - live);
-    counters.updateSizes(live, db.getLongProperty(slow, LIVE_SST_BYTES));
+    long hotLive = hot == null ? 0 : db.getLongProperty(hot, LIVE_SST_BYTES);
+    counters.hotSstBytes = hotLive;
+    counters.updateSizes(live + hotLive, db.getLongProperty(slow, LIVE_SST_BYTES));
     sizesChanged.run();
   }
 

@@ -49,11 +49,11 @@ public final class CrashChild {
         }
       }
     };
-    HotRapOptions o = HotRapOptions.builder().fastPath(fast).slowPath(slow)
+    HotRapOptions o = TestStores.Mode.valueOf(args[4]).apply(HotRapOptions.builder().fastPath(fast).slowPath(slow)
         .fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10).fastTargetFileBytes(64 << 10)
         .slowTargetFileBytes(256 << 10).blockCacheBytes(1 << 20).backgroundJobs(2)
         .migrationBatchBytes(16 << 10).maxWriteStall(Duration.ofMillis(50))
-        .syncWrites(true).nativeMigration(Boolean.parseBoolean(args[4])).build();
+        .syncWrites(true)).build();
     HotRapDB db = HotRapDB.open(o, StoreHooks.migration(hooks));
     Thread[] writers = new Thread[2];
     for (int w = 0; w < writers.length; w++) {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * I5 across crashes: a child JVM writing with sync is killed with SIGKILL during the load and in
@@ -34,15 +34,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * write or the one in flight at the kill, and nothing older.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
-@ParameterizedClass(name = "nativeMigration={0}")
-@ValueSource(booleans = {true, false})
+@ParameterizedClass(name = "{0}")
+@EnumSource(TestStores.Mode.class)
 class CrashTest {
-  /** Which demotion path the child's store uses: every test runs on both. */
-  @Parameter boolean nativeMigration;
+  /** The child's store variant (TestStores.Mode): every test runs on each. */
+  @Parameter TestStores.Mode mode;
 
   @BeforeEach
   void requireNativeHooksWhenAsked() {
-    Assumptions.assumeTrue(!nativeMigration || NativeHooks.available(),
+    Assumptions.assumeTrue(mode != TestStores.Mode.NATIVE || NativeHooks.available(),
         () -> "native demotion unavailable: " + NativeHooks.unavailableReason());
   }
   @TempDir Path dir;
@@ -101,7 +101,7 @@ class CrashTest {
     String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
     Path opsLog = root.resolve("ops.log");
     ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", cp, CrashChild.class.getName(),
-        fast.toString(), slow.toString(), mode, opsLog.toString(), Boolean.toString(nativeMigration));
+        fast.toString(), slow.toString(), mode, opsLog.toString(), this.mode.name());
     pb.redirectError(root.resolve("child.err").toFile());
     root.toFile().mkdirs();
     Process child = pb.start();
@@ -141,6 +141,7 @@ class CrashTest {
     }
     assertTrue(log.acks.get() >= printed.acks.get(),
         "the log file has " + log.acks.get() + " acknowledgements, stdout " + printed.acks.get());
+    // Reopened with the defaults: after a separated child this also moves fast-hot back to fast.
     HotRapOptions o = HotRapOptions.builder().fastPath(fast).slowPath(slow)
         .fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10).fastTargetFileBytes(64 << 10)
         .backgroundJobs(2).build();

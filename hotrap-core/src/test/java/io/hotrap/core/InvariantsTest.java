@@ -21,21 +21,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.rocksdb.CompactRangeOptions;
 import org.rocksdb.CompactRangeOptions.BottommostLevelCompaction;
 
 /** DESIGN.md §5: I1–I3 and I5 checked by looking into both column families. */
-@ParameterizedClass(name = "nativeMigration={0}")
-@ValueSource(booleans = {true, false})
+@ParameterizedClass(name = "{0}")
+@EnumSource(TestStores.Mode.class)
 class InvariantsTest {
-  /** Which demotion path the store uses: every test runs on both. */
-  @Parameter boolean nativeMigration;
+  /** The store variant (TestStores.Mode): every test runs on each. */
+  @Parameter TestStores.Mode mode;
   @TempDir Path dir;
 
   /** A large budget keeps background migration away; the tests migrate explicitly. */
   private HotRapDB openQuiet() {
-    return HotRapDB.open(small(dir, nativeMigration).fastBudgetBytes(256L << 20).build());
+    return HotRapDB.open(small(dir, mode).fastBudgetBytes(256L << 20).build());
   }
 
   private static void demoteEverything(HotRapDB db) throws Exception {
@@ -178,7 +178,7 @@ class InvariantsTest {
         cuts.add(holder[0].getSnapshot());
       }
     };
-    try (HotRapDB db = HotRapDB.open(small(dir, nativeMigration).fastBudgetBytes(256L << 20)
+    try (HotRapDB db = HotRapDB.open(small(dir, mode).fastBudgetBytes(256L << 20)
         .migrationBatchBytes(4 << 10).build(), StoreHooks.migration(hooks))) {
       holder[0] = db;
       for (int i = 0; i < 500; i++) {

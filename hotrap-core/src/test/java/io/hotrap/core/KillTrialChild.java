@@ -29,14 +29,16 @@ public final class KillTrialChild {
   static final long MEMORY_TIER_BYTES = 128 << 10;
 
   static HotRapOptions options(Path fast, Path slow) {
-    return options(fast, slow, null, null);
+    return options(fast, slow, null, null, false);
   }
 
   /**
    * The trial store: on the demotion path {@code nativeMigration} (null: the store's default), with
-   * a memory tier in {@code memory} unless it is null.
+   * a memory tier in {@code memory} unless it is null, with write-hot separation engaged at once
+   * if {@code separated} ({@link TestStores#separated}).
    */
-  static HotRapOptions options(Path fast, Path slow, Boolean nativeMigration, Path memory) {
+  static HotRapOptions options(Path fast, Path slow, Boolean nativeMigration, Path memory,
+      boolean separated) {
     HotRapOptions.Builder b = HotRapOptions.builder().fastPath(fast).slowPath(slow)
         .fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10).fastTargetFileBytes(64 << 10)
         .slowTargetFileBytes(256 << 10).blockCacheBytes(1 << 20).backgroundJobs(2)
@@ -48,6 +50,9 @@ public final class KillTrialChild {
     if (memory != null) {
       b.memoryTier(memory, MEMORY_TIER_BYTES);
     }
+    if (separated) {
+      TestStores.separated(b);
+    }
     return b.build();
   }
 
@@ -57,10 +62,12 @@ public final class KillTrialChild {
     FileOutputStream log = new FileOutputStream(args[2], true);
     int base = Integer.parseInt(args[3]);
     long seed = Long.parseLong(args[4]);
-    // The demotion path ("true", "false"; absent: the store's default), then the memory tier.
+    // The demotion path ("true", "false"; absent: the store's default), then the memory tier
+    // ("-": none), then "separated" for write-hot separation.
     Boolean nativeMigration = args.length > 5 ? Boolean.valueOf(args[5]) : null;
-    Path memory = args.length > 6 ? Path.of(args[6]) : null;
-    HotRapDB db = HotRapDB.open(options(fast, slow, nativeMigration, memory));
+    Path memory = args.length > 6 && !args[6].equals("-") ? Path.of(args[6]) : null;
+    boolean separated = args.length > 7 && args[7].equals("separated");
+    HotRapDB db = HotRapDB.open(options(fast, slow, nativeMigration, memory, separated));
     report(log, "R");
     System.out.println("R");
     System.out.flush();

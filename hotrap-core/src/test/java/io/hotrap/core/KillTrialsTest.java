@@ -48,14 +48,17 @@ class KillTrialsTest {
   private long moves;
   /** The memory tier's directory, or null. */
   private Path memory;
+  /** Whether the store runs with write-hot separation. */
+  private boolean separated;
 
   @ParameterizedTest
-  @ValueSource(strings = {"disk", "memory", "memory-wiped"})
+  @ValueSource(strings = {"disk", "separated", "memory", "memory-wiped"})
   void killedAtRandomMomentsTheStoreKeepsEveryAcknowledgedWrite(String store) throws Exception {
     int trials = Integer.getInteger("killtrials.trials", 10);
     Path fast = dir.resolve("fast");
     Path slow = dir.resolve("slow");
-    memory = store.equals("disk") ? null : Files.createDirectories(dir.resolve("memory"));
+    memory = store.startsWith("memory") ? Files.createDirectories(dir.resolve("memory")) : null;
+    separated = store.equals("separated");
     boolean wipe = store.equals("memory-wiped");
     SplittableRandom rnd = new SplittableRandom(Long.getLong("killtrials.seed", 42));
     long checkedKeys = 0;
@@ -95,8 +98,9 @@ class KillTrialsTest {
     List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", cp,
         KillTrialChild.class.getName(), fast.toString(), slow.toString(), log.toString(),
         Integer.toString(base), Long.toString(seed), Boolean.toString(nativeMigration)));
-    if (memory != null) {
-      command.add(memory.toString());
+    command.add(memory != null ? memory.toString() : "-");
+    if (separated) {
+      command.add("separated");
     }
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.redirectError(dir.resolve("child.err").toFile());
@@ -154,7 +158,7 @@ class KillTrialsTest {
   private int check(Path fast, Path slow, int trial, boolean nativeMigration) {
     List<String> violations = new ArrayList<>();
     int present = 0;
-    try (HotRapDB db = HotRapDB.open(KillTrialChild.options(fast, slow, nativeMigration, memory))) {
+    try (HotRapDB db = HotRapDB.open(KillTrialChild.options(fast, slow, nativeMigration, memory, separated))) {
       for (int k = 0; k < KillTrialChild.KEYS; k++) {
         String actual = state(db.get(key(k)));
         if (!actual.equals(state(acked[k])) && (inFlight[k] == null || !actual.equals(state(inFlight[k])))) {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Small concurrent histories checked for linearizability key by key, while migration and both
@@ -34,11 +34,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * issue, beside the randomized stale-read test ({@link PromotionRaceTest}).
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
-@ParameterizedClass(name = "nativeMigration={0}")
-@ValueSource(booleans = {true, false})
+@ParameterizedClass(name = "{0}")
+@EnumSource(TestStores.Mode.class)
 class LinearizabilityTest {
-  /** Which demotion path the store uses: every test runs on both. */
-  @Parameter boolean nativeMigration;
+  /** The store variant (TestStores.Mode): every test runs on each. */
+  @Parameter TestStores.Mode mode;
   static final int ROUNDS = 300;
   static final int THREADS = 3;
   static final int OPS_PER_THREAD = 4;
@@ -70,7 +70,9 @@ class LinearizabilityTest {
   @ValueSource(booleans = {false, true})
   void historiesOfGetsPutsAndDeletesAreLinearizableUnderMigrationAndPromotion(boolean memoryTier)
       throws Exception {
-    HotRapOptions.Builder b = small(dir, nativeMigration).fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10)
+    org.junit.jupiter.api.Assumptions.assumeFalse(memoryTier && mode == TestStores.Mode.SEPARATED,
+        "write-hot separation and a memory tier are exclusive options (HotRapOptions rejects both)");
+    HotRapOptions.Builder b = small(dir, mode).fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10)
         .fastTargetFileBytes(64 << 10).migrationBatchBytes(16 << 10).promotionCacheBytes(4 << 10)
         .hotnessCheck(false).maxWriteStall(Duration.ofSeconds(30));
     if (memoryTier) {

@@ -27,15 +27,15 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** DESIGN.md §6: a user write that races a migration always wins. */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
-@ParameterizedClass(name = "nativeMigration={0}")
-@ValueSource(booleans = {true, false})
+@ParameterizedClass(name = "{0}")
+@EnumSource(TestStores.Mode.class)
 class MigrationRaceTest {
-  /** Which demotion path the store uses: every test runs on both. */
-  @Parameter boolean nativeMigration;
+  /** The store variant (TestStores.Mode): every test runs on each. */
+  @Parameter TestStores.Mode mode;
   @TempDir Path dir;
 
   @Test
@@ -54,7 +54,7 @@ class MigrationRaceTest {
         }
       }
     };
-    try (HotRapDB db = HotRapDB.open(small(dir, nativeMigration).fastBudgetBytes(256L << 20).build(),
+    try (HotRapDB db = HotRapDB.open(small(dir, mode).fastBudgetBytes(256L << 20).build(),
         StoreHooks.migration(hooks))) {
       int n = 2000;
       for (int i = 0; i < n; i++) {
@@ -112,7 +112,7 @@ class MigrationRaceTest {
     int readers = 2;
     int keys = 3000;
     int opsPerWriter = 8000;
-    HotRapOptions o = small(dir, nativeMigration).fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10)
+    HotRapOptions o = small(dir, mode).fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10)
         .fastTargetFileBytes(64 << 10).migrationBatchBytes(16 << 10)
         .maxWriteStall(Duration.ofSeconds(30)).build();
     AtomicLongArray acked = new AtomicLongArray(keys);       // newest acknowledged version; <0 deleted

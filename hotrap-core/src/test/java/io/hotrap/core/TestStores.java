@@ -43,6 +43,40 @@ final class TestStores {
     return small(dir).nativeMigration(nativeMigration);
   }
 
+  /**
+   * The store variants the model, race and crash tests run on: demotion by tombstones, native
+   * demotion, and tombstones with write-hot separation engaged at once (any repeated key in a 16 KiB
+   * window of writes is hot), so that keys move between {@code fast-hot} and {@code fast} under the
+   * tests' writes.
+   */
+  enum Mode {
+    TOMBSTONES, NATIVE, SEPARATED;
+
+    /** Applies this mode to {@code b}. */
+    HotRapOptions.Builder apply(HotRapOptions.Builder b) {
+      switch (this) {
+        case NATIVE:
+          return b.nativeMigration(true);
+        case SEPARATED:
+          return separated(b.nativeMigration(false));
+        default:
+          return b.nativeMigration(false);
+      }
+    }
+  }
+
+  /** Write-hot separation on, engaged by any repeated key in a window of 16 KiB of writes. */
+  static HotRapOptions.Builder separated(HotRapOptions.Builder b) {
+    return b.writeHotSeparation(true).writeSkewThreshold(0).writeHotWindowBytes(16 << 10);
+  }
+
+  /** {@link #small(Path)} in {@code mode}; the native mode is skipped where the hooks did not load. */
+  static HotRapOptions.Builder small(Path dir, Mode mode) {
+    Assumptions.assumeTrue(mode != Mode.NATIVE || NativeHooks.available(),
+        () -> "native demotion unavailable: " + NativeHooks.unavailableReason());
+    return mode.apply(small(dir));
+  }
+
   /** Deletes everything inside {@code dir}, keeping the directory: a machine loss for a tmpfs. */
   static void deleteContents(Path dir) throws java.io.IOException {
     try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(dir)) {

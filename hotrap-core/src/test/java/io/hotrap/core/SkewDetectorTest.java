@@ -1,0 +1,158 @@
+package io.hotrap.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+import org.junit.jupiter.api.Test;
+
+class SkewDetectorTest {
+  private static byte[] k(long i) {
+    return ("user" + i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void varianceIsTheVarianceOfPerKeyCountsOverTheDistinctKeysOfTheWindow() {
+    List<SkewDetector.Window> closed = new ArrayList<>();
+    // 1000 records of 10 bytes close a 10,000-byte window.
+    SkewDetector d = new SkewDetector(10_000, 1.0, 0.5, closed::add);
+    // Counts: key 0 x 500, keys 1..500 x 1 -> n = 501 keys, sum f = 1000, sum f^2 = 250,000 + 500.
+    for (int i = 0; i < 500; i++) {
+      d.record(k(0), 10);
+      d.record(k(1 + i), 10);
+    }
+    assertEquals(1, closed.size());
+    SkewDetector.Window w = closed.get(0);
+    assertEquals(1000, w.records);
+    assertEquals(501, w.distinct);
+    double mean = 1000.0 / 501;
+    double expected = 250_500.0 / 501 - mean * mean;
+    assertEquals(expected, w.variance, 1e-9);
+    assertTrue(w.skewed);
+    assertEquals(500, w.counts.get(ByteArrayKey.wrap(k(0)))[0]);
+  }
+
+  @Test
+  void distinctKeysHaveVarianceZeroAndAreNotSkewed() {
+    List<SkewDetector.Window> closed = new ArrayList<>();
+    SkewDetector d = new SkewDetector(10_000, 1.0, 0.5, closed::add);
+    for (int i = 0; i < 1000; i++) {
+      d.record(k(i), 10);
+    }
+    assertEquals(1, closed.size());
+    assertEquals(0.0, closed.get(0).variance, 1e-12);
+    assertFalse(closed.get(0).skewed);
+    assertFalse(d.skewed());
+  }
+
+  @Test
+  void theDecisionHasHysteresisBetweenTheOffAndOnThresholds() {
+    List<SkewDetector.Window> closed = new ArrayList<>();
+    int n = SkewDetector.MIN_WINDOW_RECORDS;
+    SkewDetector d = new SkewDetector(10L * n, 1.0, 0.5, closed::add);
+    // Windows of n records: key 0 c times, the rest distinct. c = 40: variance ~7; c = 14: ~0.69
+    // (inside the band); c = 5: ~0.06; c = 1: 0.
+    int[] repeats = {40, 14, 40, 5, 1, 14};
+    for (int c : repeats) {
+      int window = closed.size();
+      for (int i = 0; i < n; i++) {
+        d.record(i < c ? k(0) : k(1_000_000L * (window + 1) + i), 10);
+      }
+    }
+    assertEquals(repeats.length, closed.size());
+    double[] v = closed.stream().mapToDouble(w -> w.variance).toArray();
+    String all = java.util.Arrays.toString(v);
+    assertTrue(v[0] > 1.0 && v[2] > 1.0, all);
+    assertTrue(v[1] > 0.5 && v[1] <= 1.0 && v[5] > 0.5 && v[5] <= 1.0, all);
+    assertTrue(v[3] < 0.5, all);
+    assertTrue(closed.get(0).skewed);
+    assertTrue(closed.get(1).skewed, "inside the band a skewed stream stays skewed");
+    assertTrue(closed.get(2).skewed);
+    assertFalse(closed.get(3).skewed, "below the off threshold it turns off");
+    assertFalse(closed.get(4).skewed);
+    assertFalse(closed.get(5).skewed, "inside the band an unskewed stream stays unskewed");
+  }
+
+  @Test
+  void aWindowNeedsAMinimumOfRecordsEvenWhenTheyAreLarge() {
+    List<SkewDetector.Window> closed = new ArrayList<>();
+    SkewDetector d = new SkewDetector(1000, 1.0, 0.5, closed::add);
+    for (int i = 0; i < SkewDetector.MIN_WINDOW_RECORDS - 1; i++) {
+      d.record(k(i), 100_000);
+    }
+    assertTrue(closed.isEmpty());
+    d.record(k(-1), 1);
+    assertEquals(1, closed.size());
+  }
+
+  @Test
+  void theDetectorKeepsItsOwnCopyOfEachKey() {
+    List<SkewDetector.Window> closed = new ArrayList<>();
+    SkewDetector d = new SkewDetector(10_000, 1.0, 0.5, closed::add);
+    byte[] key = k(7);
+    d.record(key, 10);
+    key[0] = 'X';
+    for (int i = 0; i < 999; i++) {
+      d.record(k(7), 10);
+    }
+    assertEquals(1000, closed.get(0).counts.get(ByteArrayKey.wrap(k(7)))[0]);
+  }
+
+  @Test
+  void concurrentRecordersLoseNoCountAndTheIncrementalSumOfSquaresMatchesTheCounts() throws Exception {
+    List<SkewDetector.Window> closed = java.util.Collections.synchronizedList(new ArrayList<>());
+    int threads = 4;
+    int perThread = 50_000;
+    // Records of one byte and a window of exactly all of them: the last record closes it, after
+    // every other record has counted its key.
+    SkewDetector d = new SkewDetector((long) threads * perThread, 1.0, 0.5, closed::add);
+    CyclicBarrier start = new CyclicBarrier(threads);
+    List<Thread> ts = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      long seed = t;
+      Thread th = new Thread(() -> {
+        SplittableRandom r = new SplittableRandom(seed);
+        try {
+          start.await();
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+        for (int i = 0; i < perThread; i++) {
+          // Skewed: key j with probability ~ 1/(j+1).
+          d.record(k((long) Math.floor(Math.exp(r.nextDouble() * Math.log(1000))) - 1), 1);
+        }
+      });
+      ts.add(th);
+      th.start();
+    }
+    for (Thread th : ts) {
+      th.join();
+    }
+    assertEquals(1, closed.size());
+    SkewDetector.Window w = closed.get(0);
+    long sum = 0;
+    double squares = 0;
+    for (int[] c : w.counts.values()) {
+      sum += c[0];
+      squares += (double) c[0] * c[0];
+    }
+    assertEquals((long) threads * perThread, sum);
+    assertEquals(w.records, sum);
+    double mean = (double) sum / w.distinct;
+    assertEquals(squares / w.distinct - mean * mean, w.variance, 1e-6 * w.variance);
+    assertTrue(w.skewed);
+  }
+
+  @Test
+  void badThresholdsAndWindowsAreRejected() {
+    assertThrows(IllegalArgumentException.class, () -> new SkewDetector(0, 1, 0.5, w -> { }));
+    assertThrows(IllegalArgumentException.class, () -> new SkewDetector(10, 1, 2, w -> { }));
+    assertThrows(IllegalArgumentException.class, () -> new SkewDetector(10, 1, -1, w -> { }));
+  }
+}

@@ -1,0 +1,322 @@
+package io.hotrap.core;
+
+import static io.hotrap.core.TestStores.key;
+import static io.hotrap.core.TestStores.raw;
+import static io.hotrap.core.TestStores.small;
+import static io.hotrap.core.TestStores.value;
+import static io.hotrap.core.TestStores.versionOf;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Write-hot separation ({@link WriteHotSeparator}): hot keys' writes land in {@code fast-hot}, the
+ * store reads as one, evictions move keys back, and membership survives a restart.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class WriteHotSeparationTest {
+  static final int KEYS = 2000;
+  static final int HOT = 20;
+  static final int VALUE = 200;
+
+  @TempDir Path dir;
+
+  private HotRapOptions.Builder options() {
+    // A real threshold (the default), a small window: 16 KiB is ~75 writes of this test's records.
+    return small(dir).writeHotSeparation(true).writeHotWindowBytes(16 << 10);
+  }
+
+  /** Writes every key once, then the hot keys {@code rounds} times interleaved with a few cold ones. */
+  private static int[] load(HotRapDB db, int rounds) {
+    int[] version = new int[KEYS];
+    for (int i = 0; i < KEYS; i++) {
+      db.put(key(i), value(i, 0, VALUE));
+    }
+    SplittableRandom r = new SplittableRandom(3);
+    for (int round = 1; round <= rounds; round++) {
+      for (int h = 0; h < HOT; h++) {
+        db.put(key(h), value(h, ++version[h], VALUE));
+      }
+      int cold = HOT + r.nextInt(KEYS - HOT);
+      db.put(key(cold), value(cold, ++version[cold], VALUE));
+    }
+    return version;
+  }
+
+  private static void assertNewest(HotRapDB db, int[] version) {
+    for (int i = 0; i < KEYS; i++) {
+      byte[] v = db.get(key(i));
+      assertTrue(v != null, "key " + i + " missing");
+      assertEquals(version[i], versionOf(v), "key " + i);
+    }
+    int seen = 0;
+    try (HotRapIterator it = db.newIterator()) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        assertArrayEquals(key(seen), it.key());
+        assertEquals(version[seen], versionOf(it.value()), "scan, key " + seen);
+        seen++;
+      }
+    }
+    assertEquals(KEYS, seen);
+  }
+
+  @Test
+  void skewedWritesGoToFastHotAndGetsScansAndSnapshotsReadOneStore() throws Exception {
+    try (HotRapDB db = HotRapDB.open(options().build())) {
+      int[] version = new int[KEYS];
+      for (int i = 0; i < KEYS; i++) {
+        db.put(key(i), value(i, 0, VALUE));
+      }
+      HotRapSnapshot before = db.getSnapshot();
+      int[] later = load(db, 60);
+      for (int i = 0; i < KEYS; i++) {
+        version[i] = later[i];
+      }
+      db.awaitBackgroundWork();
+      HotRapStats s = db.stats();
+      assertTrue(s.writeHotSeparation());
+      assertTrue(s.writeSkewed(), "hot keys written 60 times each: variance " + s.writeSkewVariance());
+      assertTrue(s.writeHotWrites() > 0, s.toString());
+      List<byte[][]> hot = raw(db, db.hotHandle());
+      assertFalse(hot.isEmpty(), "nothing reached fast-hot");
+      for (byte[][] kv : hot) {
+        int k = Integer.parseInt(new String(kv[0], java.nio.charset.StandardCharsets.UTF_8).substring(3));
+        assertTrue(db.separator().mayHold(kv[0]), "a key in fast-hot is a member (S1): " + k);
+      }
+      assertNewest(db, version);
+      // The snapshot taken before the updates still reads version 0 everywhere, fast-hot included.
+      for (int i = 0; i < HOT; i++) {
+        assertEquals(0, versionOf(db.get(before, key(i))));
+      }
+      try (HotRapIterator it = db.newIterator(before)) {
+        int n = 0;
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          assertEquals(0, versionOf(it.value()));
+          n++;
+        }
+        assertEquals(KEYS, n);
+      }
+      before.close();
+      // A delete of a member reads as deleted in gets and scans; a batch mixes both routes.
+      db.delete(key(0));
+      HotRapWriteBatch batch = new HotRapWriteBatch().put(key(1), value(1, 1000, VALUE))
+          .delete(key(2)).put(key(HOT + 5), value(HOT + 5, 1000, VALUE));
+      db.write(batch);
+      assertNull(db.get(key(0)));
+      assertNull(db.get(key(2)));
+      assertEquals(1000, versionOf(db.get(key(1))));
+      assertEquals(1000, versionOf(db.get(key(HOT + 5))));
+      try (HotRapIterator it = db.newIterator(key(0), key(3))) {
+        it.seekToFirst();
+        assertArrayEquals(key(1), it.key());
+        it.next();
+        assertFalse(it.isValid());
+      }
+      // Values survive a flush of all three column families.
+      db.flush();
+      assertNull(db.get(key(0)));
+      assertEquals(1000, versionOf(db.get(key(1))));
+    }
+  }
+
+  @Test
+  void whenWritesTurnUniformTheMembersMoveBackToFast() throws Exception {
+    try (HotRapDB db = HotRapDB.open(options().build())) {
+      int[] version = load(db, 60);
+      db.awaitBackgroundWork();
+      assertTrue(db.stats().writeHotMembers() > 0);
+      // Uniform writes of distinct keys: windows without repeats, so the index empties.
+      SplittableRandom r = new SplittableRandom(5);
+      for (int pass = 0; pass < 2; pass++) {
+        for (int i = HOT; i < KEYS; i++) {
+          db.put(key(i), value(i, ++version[i], VALUE));
+        }
+      }
+      db.awaitBackgroundWork();
+      HotRapStats s = db.stats();
+      assertFalse(s.writeSkewed(), "distinct keys: variance " + s.writeSkewVariance());
+      assertEquals(0, s.writeHotMembers(), s.toString());
+      assertTrue(s.writeHotEvictions() > 0);
+      assertTrue(raw(db, db.hotHandle()).isEmpty(), "fast-hot still holds records after eviction");
+      assertNewest(db, version);
+      // Every former member's newest version is now in fast.
+      for (int h = 0; h < HOT; h++) {
+        byte[] v = db.rocks().get(db.fastHandle(), key(h));
+        assertEquals(version[h], versionOf(v), "key " + h + " in fast");
+      }
+      assertTrue(r.nextInt(1) == 0);
+    }
+  }
+
+  @Test
+  void membershipIsRebuiltAtOpenAndAStoreOpenedWithoutSeparationMovesFastHotBack() throws Exception {
+    int[] version;
+    try (HotRapDB db = HotRapDB.open(options().build())) {
+      version = load(db, 60);
+      db.awaitBackgroundWork();
+      assertFalse(raw(db, db.hotHandle()).isEmpty());
+    }
+    try (HotRapDB db = HotRapDB.open(options().build())) {
+      int members = db.stats().writeHotMembers();
+      assertEquals(raw(db, db.hotHandle()).size(), members, "every key of fast-hot is a member");
+      assertTrue(members > 0);
+      // A member's next write goes to fast-hot (S2), whatever the new detector thinks yet.
+      int hotKey = -1;
+      for (int h = 0; h < HOT && hotKey < 0; h++) {
+        if (db.separator().mayHold(key(h))) {
+          hotKey = h;
+        }
+      }
+      assertTrue(hotKey >= 0);
+      db.put(key(hotKey), value(hotKey, ++version[hotKey], VALUE));
+      assertEquals(version[hotKey], versionOf(db.rocks().get(db.hotHandle(), key(hotKey))));
+      assertNewest(db, version);
+    }
+    try (HotRapDB db = HotRapDB.open(small(dir).build())) {
+      assertFalse(db.stats().writeHotSeparation());
+      assertTrue(raw(db, db.hotHandle()).isEmpty(), "opened without separation, fast-hot must be empty");
+      assertNewest(db, version);
+    }
+  }
+
+  @Test
+  void separationAndAMemoryTierAreRejectedTogether() throws Exception {
+    Path memory = Files.createDirectories(dir.resolve("memory"));
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> options().memoryTier(memory, 1 << 20).build());
+    assertTrue(e.getMessage().contains("memory tier"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> options().writeHotShare(0.6));
+    assertThrows(IllegalArgumentException.class, () -> options().writeSkewThreshold(-1));
+    assertThrows(IllegalArgumentException.class, () -> options().hotBlockCacheShare(1.0));
+  }
+
+  /**
+   * Writers whose hot set moves every phase (so keys join and leave fast-hot all the time), under
+   * migration with a 1 MiB budget, and readers that check no key's version ever goes back.
+   */
+  @Test
+  void concurrentWritersReadersAndEvictionsNeverShowAnOlderVersion() throws Exception {
+    HotRapOptions o = TestStores.separated(small(dir)).fastBudgetBytes(1L << 20)
+        .writeBufferBytes(64 << 10).fastTargetFileBytes(64 << 10).migrationBatchBytes(16 << 10)
+        .hotnessCheck(false).hotBlockCacheShare(0.8).build();
+    int writers = 3;
+    int keysPerWriter = 600;
+    int total = writers * keysPerWriter;
+    // Per key: the last acknowledged op (version, negative for a delete) and the newest delete begun.
+    AtomicIntegerArray acked = new AtomicIntegerArray(total);
+    AtomicIntegerArray deleteBegun = new AtomicIntegerArray(total);
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicReference<String> failure = new AtomicReference<>();
+    try (HotRapDB db = HotRapDB.open(o)) {
+      for (int i = 0; i < total; i++) {
+        db.put(key(i), value(i, 0, VALUE));
+      }
+      CyclicBarrier start = new CyclicBarrier(writers + 2);
+      List<Thread> threads = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        int base = w * keysPerWriter;
+        long seed = w;
+        threads.add(new Thread(() -> {
+          SplittableRandom r = new SplittableRandom(seed);
+          int[] version = new int[keysPerWriter];
+          await(start);
+          for (int phase = 0; phase < 12 && failure.get() == null; phase++) {
+            int hotBase = (phase * 37) % (keysPerWriter - 10);
+            for (int i = 0; i < 1500; i++) {
+              int k = r.nextInt(4) == 0 ? r.nextInt(keysPerWriter) : hotBase + r.nextInt(10);
+              int v = ++version[k];
+              if (r.nextInt(50) == 0) {
+                deleteBegun.set(base + k, v);
+                db.delete(key(base + k));
+                acked.set(base + k, -v);
+              } else {
+                db.put(key(base + k), value(base + k, v, VALUE));
+                acked.set(base + k, v);
+              }
+            }
+          }
+        }));
+      }
+      for (int t = 0; t < 2; t++) {
+        long seed = 100 + t;
+        threads.add(new Thread(() -> {
+          SplittableRandom r = new SplittableRandom(seed);
+          int[] seen = new int[total];
+          await(start);
+          while (!stop.get() && failure.get() == null) {
+            int k = r.nextInt(total);
+            int before = acked.get(k);
+            int floor = Math.abs(before);
+            byte[] v = db.get(key(k));
+            int got = v == null ? -1 : versionOf(v);
+            // What was acknowledged before the get, or something newer: absent only if that was
+            // a delete or a newer delete began before the get returned.
+            if (v == null) {
+              if (before > 0 && deleteBegun.get(k) <= floor) {
+                failure.compareAndSet(null, "key " + k + " absent after version " + floor + " was acked");
+              }
+            } else if (got < floor) {
+              failure.compareAndSet(null, "key " + k + " read version " + got + " after " + floor + " was acked");
+            }
+            if (v != null && got < seen[k]) {
+              failure.compareAndSet(null, "key " + k + " went back from " + seen[k] + " to " + got);
+            }
+            if (v != null) {
+              seen[k] = got;
+            }
+          }
+        }));
+      }
+      for (Thread t : threads) {
+        t.start();
+      }
+      for (int i = 0; i < writers; i++) {
+        threads.get(i).join();
+      }
+      stop.set(true);
+      for (Thread t : threads) {
+        t.join();
+      }
+      assertNull(failure.get());
+      db.awaitBackgroundWork();
+      HotRapStats s = db.stats();
+      assertTrue(s.writeHotWrites() > 0, s.toString());
+      assertTrue(s.writeHotEvictions() > 0, "the moving hot set evicted nothing: " + s);
+      assertTrue(s.recordsDemoted() > 0, "no migration ran: " + s);
+      for (int k = 0; k < total; k++) {
+        int a = acked.get(k);
+        byte[] v = db.get(key(k));
+        if (a < 0) {
+          assertNull(v, "key " + k + " deleted last");
+        } else {
+          assertEquals(a, versionOf(v), "key " + k);
+        }
+      }
+    }
+  }
+
+  private static void await(CyclicBarrier b) {
+    try {
+      b.await();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+}
