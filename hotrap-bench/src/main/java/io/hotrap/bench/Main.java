@@ -37,6 +37,12 @@ public final class Main {
       "               written per tier, slow-tier SST files, demotion MiB/s, tombstones",
       "               [--dir hotrap-data/migration] [--budget-mib 8] [--times 10] [--value-bytes 1000]",
       "               [--systems rocksdb-tiered,hotrap,hotrap-native] [--seed 5]",
+      "  separation   write-hot separation against hotrap: run-phase ops/s and compaction bytes",
+      "               per tier on update-heavy Zipf and uniform writes, what the skew detector saw",
+      "               [--dir hotrap-data/separation] [--slow-dir D] [--budget-mib 32] [--ops 400000]",
+      "               [--threads 2] [--workloads UH-zipf0.99,UH-zipf1.1,UH-zipf1.2,UH-zipf1.3,WH-uniform]",
+      "               [--systems hotrap,hotrap-separated] [--write-buffer-kib N] [--rounds 1]",
+      "               [--value-bytes 1000] [--seed 7]",
       "  cold-get     cold slow-tier gets, promotion on against off, in alternating paired rounds",
       "               [--dir hotrap-data/cold-get] [--budget-mib 4] [--times 50] [--rounds 30]",
       "               [--round-ms 2000] [--warmup-rounds 4] [--value-bytes 1000] [--seed 17]",
@@ -90,6 +96,9 @@ public final class Main {
           return 0;
         case "migration":
           io.hotrap.bench.core.MigrationLoad.run(rest, out);
+          return 0;
+        case "separation":
+          io.hotrap.bench.core.SeparationBench.run(rest, out);
           return 0;
         case "quick":
         case "run":

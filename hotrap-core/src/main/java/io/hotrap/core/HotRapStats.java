@@ -66,6 +66,7 @@ public final class HotRapStats {
   private final int writeHotMembers;
   private final int writeHotIndexKeys;
   private final long hotSstBytes;
+  private final long hotBytesWritten;
 
   HotRapStats(StoreCounters c, boolean raltAvailable, RaltStats raltStats, long fastBytesWritten,
       long slowBytesWritten) {
@@ -83,6 +84,7 @@ public final class HotRapStats {
     writeHotMembers = separator != null ? separator.members() : 0;
     writeHotIndexKeys = separator != null ? separator.indexKeys() : 0;
     hotSstBytes = c.hotSstBytes;
+    hotBytesWritten = c.hotBytesWritten;
     this.fastBytesWritten = fastBytesWritten;
     this.slowBytesWritten = slowBytesWritten;
     getsServedMemory = c.getsServedMemory.sum();
@@ -308,6 +310,9 @@ public final class HotRapStats {
 
   /** Live SST bytes of the {@code fast-hot} column family, included in {@link #fastSstBytes()}. */
   public long hotSstBytes() { return hotSstBytes; }
+
+  /** Bytes RocksDB wrote to {@code fast-hot}'s SST files since open; part of {@link #fastBytesWritten()}. */
+  public long hotBytesWritten() { return hotBytesWritten; }
 
   @Override
   public String toString() {

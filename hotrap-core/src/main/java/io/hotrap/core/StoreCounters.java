@@ -48,6 +48,8 @@ final class StoreCounters {
   final AtomicInteger writersStalled = new AtomicInteger();
   /** Live SST bytes of write-hot separation's {@code fast-hot} column family (in {@link #fastSstBytes}). */
   volatile long hotSstBytes;
+  /** Flush and compaction output of {@code fast-hot} (in the fast tier's bytes written). */
+  volatile long hotBytesWritten;
   volatile long fastSstBytes;
   /**
    * Fast-tier SST bytes that are no longer live but still on disk because open iterators read them

@@ -129,6 +129,27 @@ final class TestStores {
     return out;
   }
 
+  /**
+   * The fast tier as reads see it: with write-hot separation, {@code fast-hot}'s records over
+   * {@code fast}'s (a member's older version in {@code fast} is shadowed); else {@code fast}'s.
+   */
+  static List<byte[][]> fastTier(HotRapDB db) {
+    List<byte[][]> fast = raw(db, db.fastHandle());
+    if (db.separator() == null) {
+      return fast;
+    }
+    java.util.TreeMap<byte[], byte[]> merged = new java.util.TreeMap<>(Arrays::compareUnsigned);
+    for (byte[][] kv : fast) {
+      merged.put(kv[0], kv[1]);
+    }
+    for (byte[][] kv : raw(db, db.hotHandle())) {
+      merged.put(kv[0], kv[1]);
+    }
+    List<byte[][]> out = new ArrayList<>();
+    merged.forEach((k, v) -> out.add(new byte[][] {k, v}));
+    return out;
+  }
+
   static byte[] rawGet(HotRapDB db, ColumnFamilyHandle cf, byte[] key) throws Exception {
     return db.rocks().get(cf, key);
   }

@@ -2,6 +2,7 @@ package io.hotrap.bench.harness;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /** The systems the harness knows, by name (DESIGN.md §12). */
 public final class Systems {
@@ -10,7 +11,7 @@ public final class Systems {
   public static final List<String> ALL = List.of("rocksdb-fd", "rocksdb-tiered", "hotrap",
       "hotrap-no-retain", "hotrap-no-hotness-check", "hotrap-no-by-compaction",
       "hotrap-no-promotion", "hotrap-native", "rocksdb-sc", "sas-cache", "sas-cache-rec",
-      "rocksdb-pcache", "hotrap-mem");
+      "rocksdb-pcache", "hotrap-mem", "hotrap-separated");
 
   /**
    * Directory of {@code hotrap-mem}'s memory tier: the system property {@code hotrap.bench.memoryDir},
@@ -32,23 +33,39 @@ public final class Systems {
    * @throws IllegalArgumentException for an unknown name, listing the known ones
    */
   public static BenchSystem open(String name, SystemConfig config) {
+    return open(name, config, UnaryOperator.identity());
+  }
+
+  /**
+   * {@link #open(String, SystemConfig)} with {@code extra} applied to a HotRAP variant's options
+   * after the variant's own (for example a smaller write buffer); other systems ignore it.
+   */
+  public static BenchSystem open(String name, SystemConfig config,
+      UnaryOperator<io.hotrap.core.HotRapOptions.Builder> extra) {
+    return openVariant(name, config, extra);
+  }
+
+  private static BenchSystem openVariant(String name, SystemConfig config,
+      UnaryOperator<io.hotrap.core.HotRapOptions.Builder> extra) {
     switch (name) {
       case "rocksdb-fd":
         return new RocksDbSystem(name, config, false);
       case "rocksdb-tiered":
         return new RocksDbSystem(name, config, true);
       case "hotrap":
-        return new HotRapSystem(name, config, b -> b);
+        return hotrap(name, config, extra, b -> b);
       case "hotrap-no-retain":
-        return new HotRapSystem(name, config, b -> b.retainHotRecords(false));
+        return hotrap(name, config, extra, b -> b.retainHotRecords(false));
       case "hotrap-no-hotness-check":
-        return new HotRapSystem(name, config, b -> b.hotnessCheck(false));
+        return hotrap(name, config, extra, b -> b.hotnessCheck(false));
       case "hotrap-no-by-compaction":
-        return new HotRapSystem(name, config, b -> b.promoteByCompaction(false));
+        return hotrap(name, config, extra, b -> b.promoteByCompaction(false));
       case "hotrap-no-promotion":
-        return new HotRapSystem(name, config, b -> b.promotion(false));
+        return hotrap(name, config, extra, b -> b.promotion(false));
       case "hotrap-native":
-        return new HotRapSystem(name, config, b -> b.nativeMigration(true));
+        return hotrap(name, config, extra, b -> b.nativeMigration(true));
+      case "hotrap-separated":
+        return hotrap(name, config, extra, b -> b.writeHotSeparation(true));
       case "rocksdb-sc":
         return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PLAIN, true);
       case "sas-cache":
@@ -58,7 +75,7 @@ public final class Systems {
       case "rocksdb-pcache":
         return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PERSISTENT, false);
       case "hotrap-mem":
-        return new HotRapSystem(name, config, b -> {
+        return hotrap(name, config, extra, b -> {
           Path dir = memoryDir().resolve("hotrap-bench");
           try {
             java.nio.file.Files.createDirectories(dir);
@@ -70,6 +87,12 @@ public final class Systems {
       default:
         throw unknown(name);
     }
+  }
+
+  private static BenchSystem hotrap(String name, SystemConfig config,
+      UnaryOperator<io.hotrap.core.HotRapOptions.Builder> extra,
+      UnaryOperator<io.hotrap.core.HotRapOptions.Builder> variant) {
+    return new HotRapSystem(name, config, b -> extra.apply(variant.apply(b)));
   }
 
   /** @throws IllegalArgumentException for an unknown name, listing the known ones */
