@@ -37,6 +37,8 @@ final class TierConfig {
    * hot data and merges the oldest first.
    */
   static final int HOT_RUNS = 3;
+  /** Upper bound of {@code fast-hot}'s write buffer, in fast-tier write buffers. */
+  static final long HOT_WRITE_BUFFERS = 8;
 
   private TierConfig() {}
 
@@ -60,12 +62,24 @@ final class TierConfig {
         .setCompressionType(o.fastCompression())
         .setLevelCompactionDynamicLevelBytes(false)
         .setCompactionStyle(CompactionStyle.UNIVERSAL)
-        .setLevel0FileNumCompactionTrigger(HOT_RUNS);
+        .setLevel0FileNumCompactionTrigger(HOT_RUNS)
+        .setWriteBufferSize(hotWriteBuffer(o));
     cfo.setCompactionOptionsUniversal(new CompactionOptionsUniversal()
         .setMinMergeWidth(2)
         .setSizeRatio(1)
         .setMaxSizeAmplificationPercent(100));
     return cfo;
+  }
+
+  /**
+   * Write buffer of {@code fast-hot}: large enough to hold a quarter of its share of the budget,
+   * at most {@value #HOT_WRITE_BUFFERS} of the fast tier's buffers and at least one. A hot key
+   * rewritten while its last version is still in the memtable costs no flush byte, so the buffer
+   * that holds the hot set turns most hot writes into none.
+   */
+  static long hotWriteBuffer(HotRapOptions o) {
+    long share = (long) (o.fastBudgetBytes() * o.writeHotShare()) / 4;
+    return Math.max(o.writeBufferBytes(), Math.min(share, HOT_WRITE_BUFFERS * o.writeBufferBytes()));
   }
 
   static ColumnFamilyOptions slow(HotRapOptions o, StoreLayout layout, Cache cache, BloomFilter filter) {

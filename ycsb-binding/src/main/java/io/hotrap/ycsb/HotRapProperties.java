@@ -49,6 +49,10 @@ import site.ycsb.DBException;
  *   <tr><td>hotrap.sync.writes</td><td>syncWrites</td><td>true|false</td></tr>
  *   <tr><td>hotrap.native.migration</td><td>nativeMigration</td><td>true|false</td></tr>
  *   <tr><td>hotrap.lock.stripes</td><td>lockStripes</td><td>power of two</td></tr>
+ *   <tr><td>hotrap.write.hot.separation</td><td>writeHotSeparation</td><td>true|false</td></tr>
+ *   <tr><td>hotrap.write.hot.share</td><td>writeHotShare</td><td>fraction of the budget</td></tr>
+ *   <tr><td>hotrap.write.skew.threshold</td><td>writeSkewThreshold</td><td>decimal</td></tr>
+ *   <tr><td>hotrap.hot.block.cache.share</td><td>hotBlockCacheShare</td><td>fraction</td></tr>
  * </table>
  *
  * <p>Bytes are a non-negative integer with an optional binary suffix {@code K}, {@code M} or
@@ -138,6 +142,14 @@ final class HotRapProperties {
         (b, p, v) -> b.nativeMigration(parseBoolean(p, v)));
     passThrough("hotrap.lock.stripes", "lockStripes",
         (b, p, v) -> b.lockStripes(parseInt(p, v)));
+    passThrough("hotrap.write.hot.separation", "writeHotSeparation",
+        (b, p, v) -> b.writeHotSeparation(parseBoolean(p, v)));
+    passThrough("hotrap.write.hot.share", "writeHotShare",
+        (b, p, v) -> b.writeHotShare(parseDouble(p, v)));
+    passThrough("hotrap.write.skew.threshold", "writeSkewThreshold",
+        (b, p, v) -> b.writeSkewThreshold(parseDouble(p, v)));
+    passThrough("hotrap.hot.block.cache.share", "hotBlockCacheShare",
+        (b, p, v) -> b.hotBlockCacheShare(parseDouble(p, v)));
   }
 
   private HotRapProperties() {}

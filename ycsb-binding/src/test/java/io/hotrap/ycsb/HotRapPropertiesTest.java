@@ -89,6 +89,10 @@ class HotRapPropertiesTest {
     p.setProperty("hotrap.max.value.size", "1M");
     p.setProperty("hotrap.sync.writes", "true");
     p.setProperty("hotrap.lock.stripes", "64");
+    p.setProperty("hotrap.write.hot.separation", "true");
+    p.setProperty("hotrap.write.hot.share", "0.2");
+    p.setProperty("hotrap.write.skew.threshold", "2.5");
+    p.setProperty("hotrap.hot.block.cache.share", "0.8");
     // The native path can only be asked for where its hooks load (Linux x86-64 with gcc).
     p.setProperty("hotrap.native.migration", Boolean.toString(NativeHooks.available()));
     HotRapOptions o = HotRapProperties.toOptions(p);
@@ -114,6 +118,10 @@ class HotRapPropertiesTest {
     assertEquals(1 << 20, o.maxValueBytes());
     assertTrue(o.syncWrites());
     assertEquals(64, o.lockStripes());
+    assertTrue(o.writeHotSeparation());
+    assertEquals(0.2, o.writeHotShare());
+    assertEquals(2.5, o.writeSkewThreshold());
+    assertEquals(0.8, o.hotBlockCacheShare());
     assertEquals(NativeHooks.available(), o.nativeMigration());
   }
 
@@ -124,7 +132,7 @@ class HotRapPropertiesTest {
       assertTrue(name.startsWith("hotrap."), name);
       n++;
     }
-    assertEquals(26, n);
+    assertEquals(30, n);
   }
 
   @ParameterizedTest
