@@ -28,7 +28,9 @@ import java.util.function.ToLongFunction;
  *       {@code hotrap.promotion.skipped} (counter, tag {@code reason=updated|in.fast}).
  *   <li>{@code hotrap.migration.records} (counter, tag {@code kind=demoted|retained}).
  *   <li>{@code hotrap.migration.duration} (function timer): migration steps and their time.
- *   <li>{@code hotrap.tier.sst.bytes} (gauge, bytes, tag {@code tier=fast|slow}); {@code hotrap.tier.fast.budget.bytes}.
+ *   <li>{@code hotrap.tier.sst.bytes} (gauge, bytes, tag {@code tier=fast|slow|fast-hot}); {@code hotrap.tier.fast.budget.bytes}.
+ *   <li>{@code hotrap.separation.writes}, {@code hotrap.separation.evictions} (counters): write-hot
+ *       separation's routed writes and evictions ({@link WriteHotSeparator}).
  *   <li>{@code hotrap.tier.fast.pinned.bytes} (gauge, bytes, tag {@code by=iterators|snapshots}): who
  *       keeps fast-tier bytes that migration freed or would free; {@code hotrap.snapshots.open} (gauge).
  *   <li>{@code hotrap.write.stalls} (function timer): user writes held back for room on the fast tier.
@@ -161,6 +163,13 @@ public final class HotRapMetrics implements MeterBinder {
             t -> raltValue(t, RaltStats::physicalBytes))
         .description("Bytes of RALT's files").baseUnit(BaseUnits.BYTES).tags(tags).register(registry));
     bindMemoryTier(registry);
+    // Write-hot separation (zero without it); see WriteHotSeparator.
+    gauge(registry, "hotrap.tier.sst.bytes", "Live SST bytes per tier", "tier", "fast-hot",
+        c -> c.hotSstBytes);
+    counter(registry, "hotrap.separation.writes", "User writes routed to the fast-hot column family",
+        null, null, null, c -> c.hotWrites.sum());
+    counter(registry, "hotrap.separation.evictions", "Keys moved from fast-hot back to fast", null,
+        null, null, c -> c.hotEvictions.sum());
   }
 
   /** The memory tier's meters (zero without one); see {@link MemoryTier}. */

@@ -48,6 +48,10 @@ final class StoreCounters {
   final AtomicInteger writersStalled = new AtomicInteger();
   /** Live SST bytes of write-hot separation's {@code fast-hot} column family (in {@link #fastSstBytes}). */
   volatile long hotSstBytes;
+  /** User writes routed to {@code fast-hot} ({@link WriteHotSeparator}). */
+  final LongAdder hotWrites = new LongAdder();
+  /** Keys moved from {@code fast-hot} back to {@code fast}. */
+  final LongAdder hotEvictions = new LongAdder();
   /** Flush and compaction output of {@code fast-hot} (in the fast tier's bytes written). */
   volatile long hotBytesWritten;
   volatile long fastSstBytes;

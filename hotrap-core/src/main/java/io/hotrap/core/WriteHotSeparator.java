@@ -84,8 +84,8 @@ final class WriteHotSeparator implements AutoCloseable {
   /** Read by writers inside their shared hold; replaced only with the gate held exclusive. */
   private volatile HotKeyIndex index = HotKeyIndex.EMPTY;
   private volatile boolean closed;
-  final LongAdder hotWrites = new LongAdder();
-  final LongAdder evictions = new LongAdder();
+  final LongAdder hotWrites;
+  final LongAdder evictions;
   final LongAdder evictionsSkippedUpdated = new LongAdder();
   final LongAdder windows = new LongAdder();
 
@@ -96,6 +96,8 @@ final class WriteHotSeparator implements AutoCloseable {
     this.hot = hot;
     this.gate = gate;
     this.counters = counters;
+    this.hotWrites = counters.hotWrites;
+    this.evictions = counters.hotEvictions;
     this.nativeDemotion = nativeDemotion;
     this.enabled = options.writeHotSeparation();
     this.hotShareBytes = (long) (options.fastBudgetBytes() * options.writeHotShare());

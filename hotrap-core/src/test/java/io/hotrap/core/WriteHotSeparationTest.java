@@ -79,7 +79,9 @@ class WriteHotSeparationTest {
 
   @Test
   void skewedWritesGoToFastHotAndGetsScansAndSnapshotsReadOneStore() throws Exception {
-    try (HotRapDB db = HotRapDB.open(options().build())) {
+    io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    try (HotRapDB db = HotRapDB.open(options().meterRegistry(registry).build())) {
       int[] version = new int[KEYS];
       for (int i = 0; i < KEYS; i++) {
         db.put(key(i), value(i, 0, VALUE));
@@ -94,6 +96,8 @@ class WriteHotSeparationTest {
       assertTrue(s.writeHotSeparation());
       assertTrue(s.writeSkewed(), "hot keys written 60 times each: variance " + s.writeSkewVariance());
       assertTrue(s.writeHotWrites() > 0, s.toString());
+      assertEquals((double) s.writeHotWrites(),
+          registry.get("hotrap.separation.writes").functionCounter().count());
       List<byte[][]> hot = raw(db, db.hotHandle());
       assertFalse(hot.isEmpty(), "nothing reached fast-hot");
       for (byte[][] kv : hot) {
