@@ -200,10 +200,7 @@ final class FlashTier implements Closeable {
   private void work() {
     try {
       while (store.awaitWork()) {
-        Region r;
-        while ((r = store.pollSealed()) != null) {
-          store.write(r);
-        }
+        writeSealed();
         while (store.needsReclaim()) {
           Region victim = store.takeVictim(policy);
           if (victim == null) {
@@ -269,6 +266,34 @@ final class FlashTier implements Closeable {
     }
   }
 
+  /**
+   * Writes every sealed region (worker only); returns whether there was one. Reinsertion calls it
+   * when an append finds no room: the appends of a reinsertion must not wait, since the worker
+   * that would make room is the thread appending, but a buffer held by a sealed region is room
+   * only the worker can free, and a victim's items fit in the active region's rest and one fresh
+   * region. Otherwise two evictions in a row whose items were read would drop items: the first's
+   * reinsertions seal the active region, and the second finds both buffers taken, one by a region
+   * waiting for the very thread that needs the buffer.
+   */
+  private boolean writeSealed() {
+    boolean wrote = false;
+    Region r;
+    while ((r = store.pollSealed()) != null) {
+      store.write(r);
+      wrote = true;
+    }
+    return wrote;
+  }
+
+  /**
+   * Writes the item at {@code loc} again and moves its index entry there if it is still
+   * {@code loc}. The append does not wait for room (see {@link #writeSealed}): with no clean
+   * region left, because puts took the reserve while the worker was evicting, the item is dropped
+   * and a later get misses.
+   *
+   * @return whether the item was written again; {@code false} if it was damaged, its group is
+   *     invalid or there was no room, and the caller drops it
+   */
   private boolean reinsert(ItemKey key, Location loc, byte[] image) {
     byte[] value = RegionBuffer.decode(image, loc.offset, loc.length, key.bytes, loc.generation);
     if (value == null) {
@@ -281,6 +306,9 @@ final class FlashTier implements Closeable {
         return false;
       }
       Location moved = store.append(key, value, loc.group, false);
+      if (moved == null && writeSealed()) {
+        moved = store.append(key, value, loc.group, false);
+      }
       if (moved == null) {
         return false;
       }
