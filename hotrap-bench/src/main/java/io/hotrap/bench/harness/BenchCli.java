@@ -384,16 +384,20 @@ public final class BenchCli {
   /** A fixed-width table of results. */
   static String table(List<RunResult> results) {
     StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
-        "%-24s %-14s %6s %12s %9s %8s %10s %8s %9s%n", "system", "workload", "bytes", "ops/s",
-        "fast hit", "oracle", "block hit", "p50 us", "p99 us"));
+        "%-24s %-14s %6s %12s %9s %8s %8s %8s %10s %8s %9s%n", "system", "workload", "bytes",
+        "ops/s", "fast hit", "oracle", "belady", "lru", "block hit", "p50 us", "p99 us"));
     for (RunResult r : results) {
-      b.append(String.format(Locale.ROOT, "%-24s %-14s %6d %12.0f %9.4f %8.4f %10.4f %8.1f %9.0f%n",
+      b.append(String.format(Locale.ROOT,
+          "%-24s %-14s %6d %12.0f %9.4f %8.4f %8.4f %8.4f %10.4f %8.1f %9.0f%n",
           r.system(), r.workload(), r.recordBytes(), r.throughput(), r.fastHitRate(),
-          r.oracleHitRate(), r.blockCacheHitRate(), r.p50GetMicros(), r.p99GetMicros()));
+          r.oracleHitRate(), r.beladyHitRate(), r.lruHitRate(), r.blockCacheHitRate(),
+          r.p50GetMicros(), r.p99GetMicros()));
     }
-    b.append("fast hit: gets served without reading the slow tier; oracle: the best fast hit any"
-        + " placement of the hot-set limit's records can reach; block hit: data blocks the gets"
-        + " found in the block cache").append(System.lineSeparator());
+    b.append("fast hit: gets served without reading the slow tier; oracle: the share of the"
+        + " distribution's reads to the hottest records the hot-set limit holds; belady, lru:"
+        + " Belady's MIN (the best any placement can do) and LRU replaying the run's own"
+        + " operations with that many records, over its final 10% of gets; block hit: data"
+        + " blocks the gets found in the block cache").append(System.lineSeparator());
     return b.toString();
   }
 }

@@ -136,10 +136,11 @@ public final class Matrix {
       results.add(result);
       RunCsv.write(result, outDir.resolve("runs").resolve(fileName(result)));
       Summary.upsert(outDir.resolve("summary.csv"), List.of(result));
-      out.printf(Locale.ROOT, "  throughput %.0f ops/s, fast hit rate %.4f, block cache hit rate"
-          + " %.4f, get p99 %.0f us (final 10%% of %.0f s)%n", result.throughput(),
-          result.fastHitRate(), result.blockCacheHitRate(), result.p99GetMicros(),
-          result.runSeconds());
+      out.printf(Locale.ROOT, "  throughput %.0f ops/s, fast hit rate %.4f (oracle %.4f, belady"
+          + " %.4f, lru %.4f), block cache hit rate %.4f, get p99 %.0f us (final 10%% of %.0f s)%n",
+          result.throughput(), result.fastHitRate(), result.oracleHitRate(),
+          result.beladyHitRate(), result.lruHitRate(), result.blockCacheHitRate(),
+          result.p99GetMicros(), result.runSeconds());
     }
     report(profile, commandLine);
     return results;
@@ -192,10 +193,10 @@ public final class Matrix {
     clear(config);
     copyTree(template.resolve("fast"), config.fastDir().resolve(family));
     copyTree(template.resolve("slow"), config.slowDir().resolve(family));
-    double capacity = MAX_HOT_SET_SHARE * profile.fastBudgetBytes() / r.recordBytes();
+    long capacity = (long) (MAX_HOT_SET_SHARE * profile.fastBudgetBytes() / r.recordBytes());
     Runner.RunInfo info = new Runner.RunInfo(r.recordBytes(), profile.name(), slowDisk,
-        workload.oracleHitRate((long) capacity), loadSeconds.getOrDefault(template.toString(),
-            Double.NaN));
+        workload.oracleHitRate(capacity), capacity,
+        loadSeconds.getOrDefault(template.toString(), Double.NaN));
     Duration duration = profile.duration(r.workload());
     try (BenchSystem s = Systems.open(r.system(), config)) {
       return runner.run(s, workload, duration, info);
@@ -217,7 +218,8 @@ public final class Matrix {
         c.retainedBytes(), c.demotedBytes(), c.fastCompactionBytes(), c.slowCompactionBytes(),
         c.raltBytes(), Double.NaN, 0, c.hotSetLimitBytes());
     return new RunResult(family, "load", r.recordBytes(), profile.name(), slowDisk, List.of(end),
-        opsPerSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, seconds, 0, Double.NaN);
+        opsPerSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
+        seconds, 0, Double.NaN);
   }
 
   /** Rebuilds the summary, Markdown report and plots from every run CSV under the output. */

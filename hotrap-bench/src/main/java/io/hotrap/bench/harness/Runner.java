@@ -3,6 +3,7 @@ package io.hotrap.bench.harness;
 import io.hotrap.bench.report.ConsoleProgress;
 import io.hotrap.bench.report.FlashResult;
 import io.hotrap.bench.report.LatencyRecorder;
+import io.hotrap.bench.report.ReplayHitRates;
 import io.hotrap.bench.report.RunResult;
 import io.hotrap.bench.report.Sample;
 import io.hotrap.bench.workload.Operation;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
@@ -23,9 +25,10 @@ import java.util.concurrent.atomic.LongAdder;
  * Runs the load or the run phase of one workload against one system with many client threads,
  * and samples the system every second (DESIGN.md §12).
  *
- * <p>Client threads share nothing but three counters and the latency recorder; the sampler reads
- * them once a second. A client failure stops the phase and is rethrown, so a broken system never
- * reports a number.
+ * <p>Client threads share nothing but three counters, the latency recorder and, in the run phase,
+ * the {@link AccessLog}; the sampler reads the counters once a second, and the log is replayed
+ * after the run ({@link ReplayHitRates}). A client failure stops the phase and is rethrown, so a
+ * broken system never reports a number.
  */
 public final class Runner {
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
@@ -53,7 +56,7 @@ public final class Runner {
     for (int t = 0; t < threads; t++) {
       gens.add(workload.loader(t, threads));
     }
-    runClients(gens, system, Long.MAX_VALUE, done, null, null, new AtomicReference<>(),
+    runClients(gens, system, Long.MAX_VALUE, done, null, null, new AtomicReference<>(), null,
         () -> progress.update(done.sum()));
     progress.finish();
     out.println("settling " + system.name() + " after the load");
@@ -77,13 +80,14 @@ public final class Runner {
     BlockCacheProbe.Totals blockCache = new BlockCacheProbe.Totals();
     Sampler sampler = new Sampler(system, done, latency, phase, blockCache);
     BenchSystem.FlashCounters flashBefore = system.flash();
+    AccessLog accesses = new AccessLog(AccessLog.DEFAULT_MAX_OPERATIONS);
     long deadline = System.nanoTime() + duration.toNanos();
     ConsoleProgress progress = new ConsoleProgress(out,
         "run " + system.name() + " " + workload.name() + " (seconds)", duration.toSeconds(), "s");
     long start = System.nanoTime();
     sampler.start(start);
     try {
-      runClients(gens, system, deadline, done, latency, blockCache, phase,
+      runClients(gens, system, deadline, done, latency, blockCache, phase, accesses,
           () -> progress.update((System.nanoTime() - start) / NANOS_PER_SECOND));
     } finally {
       sampler.stop();
@@ -107,10 +111,27 @@ public final class Runner {
     }
     throughput /= Math.min(finalCount, Math.max(1, samples.size()));
     double hitRate = gets == 0 ? Double.NaN : (double) fastGets / gets;
+    ReplayHitRates replay = replay(accesses, info.oracleCapacityRecords());
     return new RunResult(system.name(), workload.name(), info.recordBytes(), info.profile(),
         info.slowDisk(), samples, throughput, hitRate, latency.totalPercentileMicros(50),
-        latency.totalPercentileMicros(99), info.oracleHitRate(), sampler.peakRss, info.loadSeconds(),
-        runSeconds, BlockCacheProbe.hitRate(blockHits, blockMisses), flash);
+        latency.totalPercentileMicros(99), info.oracleHitRate(), replay.belady(), replay.lru(),
+        sampler.peakRss, info.loadSeconds(), runSeconds,
+        BlockCacheProbe.hitRate(blockHits, blockMisses), flash);
+  }
+
+  /** Replays the run's operations and says how it went, or why it could not. */
+  private ReplayHitRates replay(AccessLog accesses, long capacityRecords) {
+    long start = System.nanoTime();
+    long operations = accesses.operations();
+    ReplayHitRates r = accesses.replay(capacityRecords, FINAL_SHARE);
+    if (r.unavailableReason() != null) {
+      out.println("belady and lru hit rates not computed: " + r.unavailableReason());
+    } else {
+      out.printf(Locale.ROOT, "replayed %,d operations with room for %,d records in %.1f s:"
+          + " belady %.4f, lru %.4f%n", operations, capacityRecords,
+          (System.nanoTime() - start) / 1e9, r.belady(), r.lru());
+    }
+    return r;
   }
 
   /** The flash cache's figures over the run phase, from its counters before and after; null without one. */
@@ -134,17 +155,24 @@ public final class Runner {
         b.bypassed() - a.bypassed());
   }
 
-  /** What a run's result records besides what the runner measures. */
+  /**
+   * What a run's result records besides what the runner measures.
+   *
+   * @param oracleCapacityRecords the records the hot-set limit holds: the capacity of the oracle
+   *     and of the replays
+   */
   public record RunInfo(int recordBytes, String profile, String slowDisk, double oracleHitRate,
-      double loadSeconds) {}
+      long oracleCapacityRecords, double loadSeconds) {}
 
   /**
    * Runs one client thread per generator until they end or the deadline passes; with
-   * {@code blockCache}, each client counts its gets' block cache lookups into it.
+   * {@code blockCache}, each client counts its gets' block cache lookups into it, and with
+   * {@code accesses}, logs each operation there as it issues it.
    */
   private void runClients(List<OperationGenerator> gens, BenchSystem system, long deadline,
       LongAdder done, LatencyRecorder latency, BlockCacheProbe.Totals blockCache,
-      AtomicReference<String> phase, Runnable progress) throws InterruptedException {
+      AtomicReference<String> phase, AccessLog accesses, Runnable progress)
+      throws InterruptedException {
     CountDownLatch finished = new CountDownLatch(gens.size());
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> clients = new ArrayList<>();
@@ -154,11 +182,12 @@ public final class Runner {
       Thread c = new Thread(() -> {
         try {
           if (blockCache == null) {
-            client(gen, system, deadline, done, latency, reportsPhase ? phase : null, failure, null);
+            client(gen, system, deadline, done, latency, reportsPhase ? phase : null, failure, null,
+                accesses);
           } else {
             try (BlockCacheProbe probe = new BlockCacheProbe(blockCache)) {
               client(gen, system, deadline, done, latency, reportsPhase ? phase : null, failure,
-                  probe);
+                  probe, accesses);
             }
           }
         } catch (Throwable e) {
@@ -188,12 +217,15 @@ public final class Runner {
 
   private static void client(OperationGenerator gen, BenchSystem system, long deadline,
       LongAdder done, LatencyRecorder latency, AtomicReference<String> phase,
-      AtomicReference<Throwable> failure, BlockCacheProbe probe) {
+      AtomicReference<Throwable> failure, BlockCacheProbe probe, AccessLog accesses) {
     Operation op = new Operation();
     Map<Integer, byte[]> values = new HashMap<>();
     SplittableRandom random = new SplittableRandom(Thread.currentThread().getId());
     int n = 0;
     while (gen.next(op)) {
+      if (accesses != null) {
+        accesses.append(op.keyId, op.type != Operation.Type.READ);
+      }
       if (op.type == Operation.Type.READ) {
         long t0 = System.nanoTime();
         system.get(op.key);

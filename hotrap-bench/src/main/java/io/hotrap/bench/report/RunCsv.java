@@ -33,6 +33,8 @@ import java.util.Map;
  * # p50_get_us: 12.3
  * # p99_get_us: 1450.0
  * # oracle_hit_rate: 0.95
+ * # belady_hit_rate: 0.9731
+ * # lru_hit_rate: 0.9012
  * # peak_rss_bytes: 2147483648
  * # load_seconds: 312.5
  * # run_seconds: 600.0
@@ -48,10 +50,10 @@ import java.util.Map;
  * </pre>
  *
  * <p>The comment lines come first, each {@code # key: value}; their order does not matter to the
- * reader, which ignores keys it does not know and reads a missing {@code block_cache_hit_rate}
- * (files written before it was measured) as NaN. The header row names the {@link Sample} components
- * in snake_case in declaration order ({@link #SAMPLE_COLUMNS}); the reader finds columns by name
- * and ignores unknown ones. Each following row is one sample. Decimals are written with
+ * reader, which ignores keys it does not know and reads a missing {@code block_cache_hit_rate},
+ * {@code belady_hit_rate} or {@code lru_hit_rate} (files written before they were measured) as
+ * NaN. The header row names the {@link Sample} components in snake_case in declaration order
+ * ({@link #SAMPLE_COLUMNS}); the reader finds columns by name and ignores unknown ones. Each following row is one sample. Decimals are written with
  * {@link Double#toString} so that they parse back to the same {@code double}; {@code NaN} (a hit
  * rate in a second without gets) is written as {@code NaN}. String fields follow {@link Csv}.
  */
@@ -161,6 +163,8 @@ public final class RunCsv {
         f.doubleValue("p50_get_us"),
         f.doubleValue("p99_get_us"),
         f.doubleValue("oracle_hit_rate"),
+        f.optionalDouble("belady_hit_rate"),
+        f.optionalDouble("lru_hit_rate"),
         f.longValue("peak_rss_bytes"),
         f.doubleValue("load_seconds"),
         f.doubleValue("run_seconds"),
@@ -199,6 +203,8 @@ public final class RunCsv {
     c.put("p50_get_us", Double.toString(r.p50GetMicros()));
     c.put("p99_get_us", Double.toString(r.p99GetMicros()));
     c.put("oracle_hit_rate", Double.toString(r.oracleHitRate()));
+    c.put("belady_hit_rate", Double.toString(r.beladyHitRate()));
+    c.put("lru_hit_rate", Double.toString(r.lruHitRate()));
     c.put("peak_rss_bytes", Long.toString(r.peakRssBytes()));
     c.put("load_seconds", Double.toString(r.loadSeconds()));
     c.put("run_seconds", Double.toString(r.runSeconds()));

@@ -18,6 +18,10 @@ import java.util.List;
  * @param p50GetMicros get latency median over the whole run phase
  * @param p99GetMicros get latency 99th percentile over the whole run phase
  * @param oracleHitRate the oracle hit rate for the workload's distribution and hot-set limit
+ * @param beladyHitRate Belady's MIN over the run's own operations with the oracle's capacity, over
+ *     the final 10% of the gets ({@link ReplayHitRates}); NaN when not computed
+ * @param lruHitRate an exact LRU over the same operations, capacity and gets; NaN when not
+ *     computed
  * @param peakRssBytes the largest resident set size seen
  * @param loadSeconds duration of the load phase
  * @param runSeconds duration of the run phase
@@ -38,6 +42,8 @@ public record RunResult(
     double p50GetMicros,
     double p99GetMicros,
     double oracleHitRate,
+    double beladyHitRate,
+    double lruHitRate,
     long peakRssBytes,
     double loadSeconds,
     double runSeconds,
@@ -51,11 +57,11 @@ public record RunResult(
   /** A result of a system without a flash cache. */
   public RunResult(String system, String workload, int recordBytes, String profile, String slowDisk,
       List<Sample> samples, double throughput, double fastHitRate, double p50GetMicros,
-      double p99GetMicros, double oracleHitRate, long peakRssBytes, double loadSeconds,
-      double runSeconds, double blockCacheHitRate) {
+      double p99GetMicros, double oracleHitRate, double beladyHitRate, double lruHitRate,
+      long peakRssBytes, double loadSeconds, double runSeconds, double blockCacheHitRate) {
     this(system, workload, recordBytes, profile, slowDisk, samples, throughput, fastHitRate,
-        p50GetMicros, p99GetMicros, oracleHitRate, peakRssBytes, loadSeconds, runSeconds,
-        blockCacheHitRate, null);
+        p50GetMicros, p99GetMicros, oracleHitRate, beladyHitRate, lruHitRate, peakRssBytes,
+        loadSeconds, runSeconds, blockCacheHitRate, null);
   }
 
   /** The last sample, or null when the run phase produced none. */

@@ -19,8 +19,10 @@ import java.util.function.ToLongFunction;
  *
  * <p>Columns, in this order ({@link #COLUMNS}): {@code system, workload, record_size} (the key),
  * {@code throughput} (ops/s over the final 10% of the run, 1 decimal), {@code fast_hit_rate} (4
- * decimals), {@code p99_get_us} and {@code p50_get_us} (µs, 1 decimal), {@code oracle_hit_rate} (4
- * decimals), {@code block_cache_hit_rate} (data blocks, final 10% of the run, 4 decimals), then the byte counters of the run's last sample ({@code promoted_by_flush_bytes}
+ * decimals), {@code p99_get_us} and {@code p50_get_us} (µs, 1 decimal), {@code oracle_hit_rate},
+ * {@code belady_hit_rate} and {@code lru_hit_rate} (the references of {@link RunResult}, 4
+ * decimals), {@code block_cache_hit_rate} (data blocks, final 10% of the run, 4 decimals), then
+ * the byte counters of the run's last sample ({@code promoted_by_flush_bytes}
  * ... {@code ralt_bytes}), for systems with a flash cache {@code flash_lookup_hit_ratio},
  * {@code overall_hit_ratio}, {@code flash_bytes_written} and {@code deleted_file_insert_share}
  * ({@link FlashResult}; empty for the others), {@code peak_rss_bytes}, {@code profile} and {@code slow_disk}. A value
@@ -42,6 +44,8 @@ public final class Summary {
       "p99_get_us",
       "p50_get_us",
       "oracle_hit_rate",
+      "belady_hit_rate",
+      "lru_hit_rate",
       "block_cache_hit_rate",
       "promoted_by_flush_bytes",
       "promoted_by_compaction_bytes",
@@ -130,6 +134,8 @@ public final class Summary {
     row.put("p99_get_us", decimal(r.p99GetMicros(), 1));
     row.put("p50_get_us", decimal(r.p50GetMicros(), 1));
     row.put("oracle_hit_rate", decimal(r.oracleHitRate(), 4));
+    row.put("belady_hit_rate", decimal(r.beladyHitRate(), 4));
+    row.put("lru_hit_rate", decimal(r.lruHitRate(), 4));
     row.put("block_cache_hit_rate", decimal(r.blockCacheHitRate(), 4));
     Sample last = r.last();
     row.put("promoted_by_flush_bytes", counter(last, Sample::promotedByFlushBytes));

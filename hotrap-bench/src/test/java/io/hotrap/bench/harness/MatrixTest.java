@@ -52,6 +52,9 @@ class MatrixTest {
         + noPromotion.last().promotedByCompactionBytes());
     assertTrue(hotrap.oracleHitRate() > 0.9 && hotrap.oracleHitRate() < 1, "oracle "
         + hotrap.oracleHitRate());
+    assertTrue(hotrap.lruHitRate() > 0 && hotrap.lruHitRate() <= hotrap.beladyHitRate()
+        && hotrap.beladyHitRate() < 1, "belady " + hotrap.beladyHitRate() + " lru "
+        + hotrap.lruHitRate());
 
     List<Map<String, String>> all = Summary.read(out.resolve("summary.csv"));
     // One load row per loaded family (the hotrap variants share one), then the runs.
@@ -67,6 +70,8 @@ class MatrixTest {
     assertEquals("ro-hotspot5", summary.get(0).get("workload"));
     assertEquals("1024", summary.get(0).get("record_size"));
     assertFalse(summary.get(1).get("p99_get_us").isEmpty());
+    assertFalse(summary.get(1).get("belady_hit_rate").isEmpty());
+    assertFalse(summary.get(1).get("lru_hit_rate").isEmpty());
     String readme = Files.readString(out.resolve("README.md"));
     assertTrue(readme.contains("| hotrap |"), readme);
     assertTrue(Files.size(out.resolve("ro-hotspot5-1024-timeseries.png")) > 1000);

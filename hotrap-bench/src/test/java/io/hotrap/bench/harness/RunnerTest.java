@@ -37,7 +37,7 @@ class RunnerTest {
         assertNotNull(s.get(Keys.key(i)), "key " + i);
       }
       RunResult r = runner.run(s, w, Duration.ofMillis(2500),
-          new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 1.0));
+          new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 100, 1.0));
       assertEquals(2, r.samples().size(), "one sample per whole second");
       long ops = r.samples().stream().mapToLong(x -> x.operations()).sum();
       assertTrue(ops > 0);
@@ -45,6 +45,10 @@ class RunnerTest {
       assertEquals(1.0, r.fastHitRate(), 1e-9);
       assertTrue(r.p99GetMicros() >= r.p50GetMicros());
       assertTrue(r.peakRssBytes() > 0);
+      // The replays of the run's own operations with room for 100 of the 5,000 records.
+      assertTrue(r.lruHitRate() >= 0 && r.lruHitRate() <= r.beladyHitRate()
+          && r.beladyHitRate() > 0 && r.beladyHitRate() < 1,
+          "belady " + r.beladyHitRate() + " lru " + r.lruHitRate());
     }
   }
 
@@ -71,7 +75,7 @@ class RunnerTest {
       };
       IllegalStateException e = assertThrows(IllegalStateException.class,
           () -> runner.run(failing, w, Duration.ofSeconds(30),
-              new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 1.0)));
+              new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 100, 1.0)));
       assertEquals("disk gone", e.getCause().getMessage());
     }
   }

@@ -34,8 +34,8 @@ class MarkdownReportTest {
     String md = MarkdownReport.render(RUNS, "t", "cmd", "notes");
 
     // Last sample at 10 s: promoted 10 / 20 MiB, demoted 40 MiB, compaction 50 / 60 MiB.
-    String fd = "| rocksdb-fd | 4,000 | 4.00× | 1.00× | 87.5% | 95.0% | 75.0% | 12.3 / 480.5 "
-        + "| 10.0 / 20.0 | 40.0 | 50.0 / 60.0 |";
+    String fd = "| rocksdb-fd | 4,000 | 4.00× | 1.00× | 87.5% | 95.0% | 96.0% | 81.0% | 75.0% "
+        + "| 12.3 / 480.5 | 10.0 / 20.0 | 40.0 | 50.0 / 60.0 |";
     String tiered = "| rocksdb-tiered | 1,000 | 1.00× | 0.25× |";
     String hotrap = "| hotrap | 3,000 | 3.00× | 0.75× |";
     assertTrue(md.contains("| System | Throughput (ops/s) | × rocksdb-tiered | × rocksdb-fd |"),
@@ -51,17 +51,19 @@ class MarkdownReportTest {
 
     String uniform = md.substring(md.indexOf("## ro-uniform, 200 B records"));
     assertTrue(uniform.contains("| System | Throughput (ops/s) | Fast hit rate |"), uniform);
-    assertTrue(uniform.contains("| hotrap | 500 | 87.5% | 95.0% | 75.0% |"), uniform);
+    assertTrue(uniform.contains("| hotrap | 500 | 87.5% | 95.0% | 96.0% | 81.0% | 75.0% |"), uniform);
     assertFalse(uniform.contains("×"), uniform);
   }
 
   @Test
-  void explainsTheOracleAndTheBlockCacheColumnsBeforeTheTables() {
+  void explainsTheReferenceAndTheBlockCacheColumnsBeforeTheTables() {
     String md = MarkdownReport.render(RUNS, "t", "cmd", "notes");
 
     int howTo = md.indexOf("## How to read the tables");
     assertTrue(howTo > 0 && howTo < md.indexOf("## ro-hotspot5"), md);
-    assertTrue(md.contains("- **Oracle**: not a measurement but the best fast hit rate"), md);
+    assertTrue(md.contains(
+        "- **Oracle**: not a measurement but the best fast hit rate a fixed placement"), md);
+    assertTrue(md.contains("- **Belady** and **LRU** replay the run's own gets and writes"), md);
     assertTrue(md.contains("- **Block cache hit rate**:"), md);
     assertTrue(md.contains("**Why HotRAP can outrun `rocksdb-fd`.**"), md);
   }
@@ -85,7 +87,8 @@ class MarkdownReportTest {
   private static RunResult withBlockCacheHitRate(RunResult r, double rate) {
     return new RunResult(r.system(), r.workload(), r.recordBytes(), r.profile(), r.slowDisk(),
         r.samples(), r.throughput(), r.fastHitRate(), r.p50GetMicros(), r.p99GetMicros(),
-        r.oracleHitRate(), r.peakRssBytes(), r.loadSeconds(), r.runSeconds(), rate);
+        r.oracleHitRate(), r.beladyHitRate(), r.lruHitRate(), r.peakRssBytes(), r.loadSeconds(),
+        r.runSeconds(), rate);
   }
 
   @Test
@@ -104,11 +107,12 @@ class MarkdownReportTest {
   @Test
   void valuesThatAreNotNumbersShowAsADash() {
     RunResult writeOnly = new RunResult("hotrap", "wo-uniform", 1024, "quick", "unthrottled",
-        List.of(), 800, Double.NaN, Double.NaN, Double.NaN, 0.5, 1, 1, 1, Double.NaN);
+        List.of(), 800, Double.NaN, Double.NaN, Double.NaN, 0.5, Double.NaN, Double.NaN, 1, 1, 1,
+        Double.NaN);
 
     String md = MarkdownReport.render(List.of(writeOnly), "t", null, null);
 
-    assertTrue(md.contains("| hotrap | 800 | – | 50.0% | – | – / – | – | – | – |"), md);
+    assertTrue(md.contains("| hotrap | 800 | – | 50.0% | – | – | – | – / – | – | – | – |"), md);
     assertFalse(md.contains("Command"), md);
   }
 

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +25,7 @@ class RunCsvTest {
     samples.add(Runs.sample(6, "hotspot-3%, \"shifted\"", 0.1 + 0.2, Double.NaN));
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "standard",
         "throttled loop7 (7:7), 500 IOPS, 64 MiB/s", samples, 51_234.5678, 0.93123, 12.3456,
-        1450.25, Double.NaN, 2_147_483_648L, 312.5, 600.0, 0.8125);
+        1450.25, Double.NaN, 0.9876543, Double.NaN, 2_147_483_648L, 312.5, 600.0, 0.8125);
     Path file = dir.resolve("runs").resolve("hotrap-ro-hotspot5-1024.csv");
 
     RunCsv.write(run, file);
@@ -35,7 +37,8 @@ class RunCsvTest {
   @Test
   void aFlashCacheResultRoundTrips() throws IOException {
     RunResult run = new RunResult("sas-cache", "ru-uniform", 10264, "custom", "unthrottled",
-        Runs.steady(3, 1_000.5, 0.4), 1_000.5, 0.4, 80.5, 900.25, 0.1, 1L << 30, 10.0, 60.0, 0.5,
+        Runs.steady(3, 1_000.5, 0.4), 1_000.5, 0.4, 80.5, 900.25, 0.1, 0.3, 0.2, 1L << 30, 10.0,
+        60.0, 0.5,
         new FlashResult(0.9987, 0.4123, 123_456_789L, 0.012, 0.2345, 4_567));
     Path file = dir.resolve("sas.csv");
     RunCsv.write(run, file);
@@ -117,6 +120,40 @@ class RunCsvTest {
   }
 
   @Test
+  void aFileWrittenBeforeTheReplaysReadsTheirRatesAsNaN() throws IOException {
+    Path file = dir.resolve("run.csv");
+    RunResult run = Runs.run("hotrap", "ro-hotspot5", 1024, 500.0);
+    RunCsv.write(run, file);
+    String text = Files.readString(file);
+    assertTrue(text.contains("# belady_hit_rate: 0.96\n# lru_hit_rate: 0.81\n"), text);
+    Files.writeString(file, text.replace("# belady_hit_rate: 0.96\n# lru_hit_rate: 0.81\n", ""));
+
+    RunResult read = RunCsv.read(file);
+
+    assertTrue(Double.isNaN(read.beladyHitRate()));
+    assertTrue(Double.isNaN(read.lruHitRate()));
+    assertEquals(run.oracleHitRate(), read.oracleHitRate());
+    assertEquals("", Summary.row(read).get("belady_hit_rate"));
+  }
+
+  @Test
+  void everyRunFileOfThePublishedResultsStillReads() throws IOException {
+    Path results = Path.of("..", "docs", "results");
+    Assumptions.assumeTrue(Files.isDirectory(results), "no " + results.toAbsolutePath());
+    List<Path> runs;
+    try (Stream<Path> files = Files.walk(results)) {
+      runs = files.filter(p -> p.getParent().getFileName().toString().equals("runs")
+          && p.toString().endsWith(".csv")).toList();
+    }
+
+    for (Path f : runs) {
+      RunResult r = RunCsv.read(f);
+      boolean replayed = Files.readString(f).contains("# belady_hit_rate: ");
+      assertEquals(!replayed, Double.isNaN(r.beladyHitRate()), f.toString());
+    }
+  }
+
+  @Test
   void readNamesAMissingSummaryKey() throws IOException {
     Path file = dir.resolve("run.csv");
     RunCsv.write(Runs.run("hotrap", "ro-hotspot5", 1024, 500.0), file);
@@ -130,7 +167,7 @@ class RunCsvTest {
   @Test
   void writeRejectsALineBreakInTheSlowDiskDescription() {
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "quick", "loop7\n500 IOPS",
-        List.of(), 1, 1, 1, 1, 1, 1, 1, 1, 1);
+        List.of(), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
 
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> RunCsv.write(run, dir.resolve("run.csv")));

@@ -22,7 +22,8 @@ class SummaryTest {
   @Test
   void upsertCreatesTheFileWithFormattedValuesAndLastSampleTotals() throws IOException {
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "quick", "unthrottled",
-        Runs.steady(10, 1000, 0.9), 1234.56, 0.123456, 12.345, 480.55, 0.95, 2048, 1, 2, 0.654321);
+        Runs.steady(10, 1000, 0.9), 1234.56, 0.123456, 12.345, 480.55, 0.95, 0.97654, 0.81234,
+        2048, 1, 2, 0.654321);
 
     Summary.upsert(summary(), List.of(run));
     List<Map<String, String>> rows = Summary.read(summary());
@@ -37,6 +38,8 @@ class SummaryTest {
     assertEquals("480.6", row.get("p99_get_us"));
     assertEquals("12.3", row.get("p50_get_us"));
     assertEquals("0.9500", row.get("oracle_hit_rate"));
+    assertEquals("0.9765", row.get("belady_hit_rate"));
+    assertEquals("0.8123", row.get("lru_hit_rate"));
     assertEquals("0.6543", row.get("block_cache_hit_rate"));
     assertEquals(Long.toString(10 * Runs.MIB), row.get("promoted_by_flush_bytes"));
     assertEquals(Long.toString(20 * Runs.MIB), row.get("promoted_by_compaction_bytes"));
@@ -100,7 +103,7 @@ class SummaryTest {
   void fieldsHoldingCommasAreQuotedAndReadBack() throws IOException {
     String disk = "throttled loop7 (7:7), 500 IOPS, 64 MiB/s";
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "paper", disk,
-        Runs.steady(2, 10, 0.5), 10, 0.5, 1, 2, 0.6, 3, 4, 5, Double.NaN);
+        Runs.steady(2, 10, 0.5), 10, 0.5, 1, 2, 0.6, 0.7, 0.4, 3, 4, 5, Double.NaN);
 
     Summary.upsert(summary(), List.of(run));
 
@@ -112,7 +115,8 @@ class SummaryTest {
   @Test
   void figuresThatAreNotNumbersAndCountersOfARunWithoutSamplesAreEmpty() throws IOException {
     RunResult run = new RunResult("rocksdb-fd", "wh-uniform", 200, "quick", "unthrottled",
-        List.of(), 10, Double.NaN, Double.NaN, Double.NaN, 0.1, 3, 4, 5, Double.NaN);
+        List.of(), 10, Double.NaN, Double.NaN, Double.NaN, 0.1, Double.NaN, Double.NaN, 3, 4, 5,
+        Double.NaN);
 
     Summary.upsert(summary(), List.of(run));
     Map<String, String> row = Summary.read(summary()).get(0);
@@ -121,6 +125,25 @@ class SummaryTest {
     assertEquals("", row.get("p99_get_us"));
     assertEquals("", row.get("demoted_bytes"));
     assertEquals("0.1000", row.get("oracle_hit_rate"));
+    assertEquals("", row.get("belady_hit_rate"));
+    assertEquals("", row.get("lru_hit_rate"));
+  }
+
+  @Test
+  void rowsOfAFileWrittenBeforeTheReplaysGetTheirColumnsEmpty() throws IOException {
+    Files.createDirectories(summary().getParent());
+    Files.writeString(summary(), "system,workload,record_size,throughput,fast_hit_rate,"
+        + "oracle_hit_rate\nrocksdb-fd,ro-hotspot5,1024,99.0,1.0000,0.9507\n");
+
+    Summary.upsert(summary(), List.of(Runs.run("hotrap", "ro-hotspot5", 1024, 10)));
+    List<Map<String, String>> rows = Summary.read(summary());
+
+    assertEquals(Summary.COLUMNS, List.copyOf(rows.get(0).keySet()));
+    assertEquals("0.9507", rows.get(0).get("oracle_hit_rate"));
+    assertEquals("", rows.get(0).get("belady_hit_rate"));
+    assertEquals("", rows.get(0).get("lru_hit_rate"));
+    assertEquals("0.9600", rows.get(1).get("belady_hit_rate"));
+    assertEquals("0.8100", rows.get(1).get("lru_hit_rate"));
   }
 
   @Test
