@@ -41,8 +41,11 @@ public final class Main {
       "               per tier on update-heavy Zipf and uniform writes, what the skew detector saw",
       "               [--dir hotrap-data/separation] [--slow-dir D] [--budget-mib 32] [--ops 400000]",
       "               [--threads 2] [--workloads UH-zipf0.99,UH-zipf1.1,UH-zipf1.2,UH-zipf1.3,WH-uniform]",
-      "               [--systems hotrap,hotrap-separated] [--write-buffer-kib N] [--rounds 1]",
-      "               [--value-bytes 1000] [--seed 7]",
+      "               [--systems hotrap,hotrap-separated] [--write-buffer-kib N] [--hot-window-kib N]",
+      "               [--rounds 1] [--value-bytes 1000] [--seed 7]",
+      "  skew         the write-skew detector's variance per key distribution, against its threshold",
+      "               [--dir hotrap-data/skew] [--budget-mib 16] [--windows 20] [--value-bytes 1000]",
+      "               [--distributions uniform,hotspot5,...,zipf1.3] [--seed 7]",
       "  cold-get     cold slow-tier gets, promotion on against off, in alternating paired rounds",
       "               [--dir hotrap-data/cold-get] [--budget-mib 4] [--times 50] [--rounds 30]",
       "               [--round-ms 2000] [--warmup-rounds 4] [--value-bytes 1000] [--seed 17]",
@@ -99,6 +102,9 @@ public final class Main {
           return 0;
         case "separation":
           io.hotrap.bench.core.SeparationBench.run(rest, out);
+          return 0;
+        case "skew":
+          io.hotrap.bench.core.SkewTable.run(rest, out);
           return 0;
         case "quick":
         case "run":

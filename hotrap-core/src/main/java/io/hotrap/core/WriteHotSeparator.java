@@ -84,6 +84,11 @@ final class WriteHotSeparator implements AutoCloseable {
   /** Read by writers inside their shared hold; replaced only with the gate held exclusive. */
   private volatile HotKeyIndex index = HotKeyIndex.EMPTY;
   private volatile boolean closed;
+  /**
+   * Runs in each eviction batch between its read of the members' versions and its commit: the
+   * seam where tests put a user write to prove the commit skips it. Does nothing by default.
+   */
+  volatile Runnable beforeEvictionCommit = () -> { };
   final LongAdder hotWrites;
   final LongAdder evictions;
   final LongAdder evictionsSkippedUpdated = new LongAdder();
@@ -237,6 +242,7 @@ final class WriteHotSeparator implements AutoCloseable {
           cfs.add(hot);
         }
         List<byte[]> values = db.multiGetAsList(cfs, raw);
+        beforeEvictionCommit.run();
         gate.commit(() -> {
           List<ByteArrayKey> moved = new ArrayList<>(batchKeys.size());
           try (WriteBatch batch = new WriteBatch()) {

@@ -43,7 +43,7 @@ public final class SeparationBench {
 
   public static void run(List<String> argv, PrintStream out) {
     Args args = Args.parse("separation", argv, "dir", "slow-dir", "budget-mib", "ops", "threads",
-        "workloads", "systems", "write-buffer-kib", "value-bytes", "rounds", "seed");
+        "workloads", "systems", "write-buffer-kib", "hot-window-kib", "value-bytes", "rounds", "seed");
     long budget = args.getLong("budget-mib", 32) << 20;
     int valueBytes = args.getInt("value-bytes", 1000);
     long records = 11 * budget / (valueBytes + 24);
@@ -65,16 +65,26 @@ public final class SeparationBench {
     Path root = Directories.fresh(args.getPath("dir", DEFAULT_DIR));
     Path slowRoot = args.getString("slow-dir", null) != null
         ? Directories.fresh(args.getPath("slow-dir", null)) : root;
-    UnaryOperator<HotRapOptions.Builder> extra = writeBuffer > 0
-        ? b -> b.writeBufferBytes(writeBuffer) : UnaryOperator.identity();
-    out.printf("separation: %d MiB budget, %d records of %d B, %d run ops, %d threads, write buffer %s%n",
-        budget >> 20, records, valueBytes + 24, ops, threads,
-        writeBuffer > 0 ? (writeBuffer >> 10) + " KiB" : "the store's default");
-    out.printf("%-14s %-18s %5s %10s %10s %10s %10s %10s %7s %10s %8s %10s%n", "workload", "system",
-        "round", "ops/s", "fast MiB", "(fast-hot)", "slow MiB", "total MiB", "skewed", "variance",
-        "hot %", "evictions");
+    long hotWindow = args.getLong("hot-window-kib", 0) << 10;
+    UnaryOperator<HotRapOptions.Builder> extra = b -> {
+      if (writeBuffer > 0) {
+        b.writeBufferBytes(writeBuffer);
+      }
+      if (hotWindow > 0) {
+        b.writeHotWindowBytes(hotWindow);
+      }
+      return b;
+    };
+    out.printf("separation: %d MiB budget, %d records of %d B, %d run ops, %d threads, write buffer %s,"
+        + " skew window %s%n", budget >> 20, records, valueBytes + 24, ops, threads,
+        writeBuffer > 0 ? (writeBuffer >> 10) + " KiB" : "the store's default",
+        hotWindow > 0 ? (hotWindow >> 10) + " KiB" : "the store's default");
+    out.printf("%-14s %-18s %5s %10s %10s %10s %10s %10s %7s %10s %8s %10s %10s %10s%n", "workload",
+        "system", "round", "ops/s", "fast MiB", "(fast-hot)", "slow MiB", "total MiB", "skewed",
+        "variance", "hot %", "evictions", "demoted", "promoted");
     StringBuilder csv = new StringBuilder("workload,system,round,ops_per_sec,fast_compaction_bytes,"
-        + "hot_compaction_bytes,slow_compaction_bytes,write_skewed,write_variance,hot_write_share,evictions,write_buffer_bytes\n");
+        + "hot_compaction_bytes,slow_compaction_bytes,write_skewed,write_variance,hot_write_share,evictions,"
+        + "write_buffer_bytes,demoted_bytes,promoted_bytes\n");
     Map<String, double[]> sums = new LinkedHashMap<>();
     double mib = 1 << 20;
     for (String w : workloads) {
@@ -87,14 +97,14 @@ public final class SeparationBench {
           double[] r = runOne(name, config, extra, workload, threads);
           deleteTree(dir);
           deleteTree(slow);
-          out.printf("%-14s %-18s %5d %10.0f %10.1f %10.1f %10.1f %10.1f %7s %10.3f %8.1f %10d%n", w,
-              name, round, r[0], r[1] / mib, r[7] / mib, r[2] / mib, (r[1] + r[2]) / mib,
-              r[3] > 0 ? "yes" : "no",
-              r[4], 100 * r[5], (long) r[6]);
+          out.printf("%-14s %-18s %5d %10.0f %10.1f %10.1f %10.1f %10.1f %7s %10.3f %8.1f %10d %10.1f %10.1f%n",
+              w, name, round, r[0], r[1] / mib, r[7] / mib, r[2] / mib, (r[1] + r[2]) / mib,
+              r[3] > 0 ? "yes" : "no", r[4], 100 * r[5], (long) r[6], r[8] / mib, r[9] / mib);
           csv.append(String.join(",", w, name, Integer.toString(round), String.format("%.1f", r[0]),
               Long.toString((long) r[1]), Long.toString((long) r[7]), Long.toString((long) r[2]), r[3] > 0 ? "true" : "false",
               String.format("%.4f", r[4]), String.format("%.4f", r[5]), Long.toString((long) r[6]),
-              Long.toString(writeBuffer))).append('\n');
+              Long.toString(writeBuffer), Long.toString((long) r[8]), Long.toString((long) r[9])))
+              .append('\n');
           double[] sum = sums.computeIfAbsent(w + " " + name, k -> new double[3]);
           sum[0] += r[0];
           sum[1] += r[1] + r[2];
@@ -118,7 +128,10 @@ public final class SeparationBench {
     }
   }
 
-  /** ops/s, fast bytes, slow bytes, skewed (1/0), variance, hot write share, evictions. */
+  /**
+   * ops/s, fast bytes (fast-hot included), slow bytes, skewed (1/0), variance, hot write share,
+   * evictions, fast-hot bytes, bytes demoted, bytes promoted; counts are the run phase's.
+   */
   private static double[] runOne(String name, SystemConfig config,
       UnaryOperator<HotRapOptions.Builder> extra, Workload workload, int threads) {
     try (BenchSystem system = Systems.open(name, config, extra)) {
@@ -135,7 +148,7 @@ public final class SeparationBench {
       double seconds = (System.nanoTime() - start) / 1e9;
       system.settle();
       BenchSystem.Counters after = system.counters();
-      double[] r = new double[8];
+      double[] r = new double[10];
       r[0] = done / seconds;
       r[1] = after.fastCompactionBytes() - before.fastCompactionBytes();
       r[2] = after.slowCompactionBytes() - before.slowCompactionBytes();
@@ -146,8 +159,11 @@ public final class SeparationBench {
         r[4] = s.writeSkewVariance();
         long writes = workload.params().runOperations() / 2;
         r[5] = writes == 0 ? 0 : (double) (s.writeHotWrites() - s0.writeHotWrites()) / writes;
-        r[6] = s.writeHotEvictions();
+        r[6] = s.writeHotEvictions() - s0.writeHotEvictions();
         r[7] = s.hotBytesWritten() - s0.hotBytesWritten();
+        r[8] = s.bytesDemoted() - s0.bytesDemoted();
+        r[9] = s.bytesPromotedByFlush() + s.bytesPromotedByCompaction()
+            - s0.bytesPromotedByFlush() - s0.bytesPromotedByCompaction();
       }
       return r;
     }
