@@ -43,12 +43,38 @@ import java.util.function.LongSupplier;
  * that held every read would have shown by its own mix.
  *
  * <h2>Concurrency</h2>
- * Thread-safe and non-blocking. Bits are set with an atomic OR, so no key added within the window
- * is lost to a concurrent add (no false negatives but for the window's end). A generation is
- * replaced by the one thread whose add fills it; an add racing with the replacement lands in the
- * generation it read, which is then the previous one and still probed. The admitted share is
- * updated without synchronization: concurrent updates may lose one another's contribution, admitted
- * and not admitted alike, which leaves an estimate that is good enough to compare with a half.
+ * Thread-safe and lock-free: no read waits for another. Bits are set with an atomic OR, so no key
+ * added within the window is lost to a concurrent add. {@link #admit} follows this protocol:
+ * <ol>
+ *   <li>It reads the pair of generations once and adds the key to that pair's current generation,
+ *       probing its previous one.
+ *   <li>Every add that leaves the current generation at or past its capacity, not only the one
+ *       that reaches it, rolls the pair: it builds the next pair (a new generation, then the full
+ *       one) and installs it with a compare-and-set on the very pair it read. One roll of a pair
+ *       succeeds; the others fail and are dropped, and a reader that finds the pair already
+ *       replaced builds none. The pairs therefore form one chain, each generation current in one
+ *       pair and previous in the next.
+ * </ol>
+ * This prevents two races of a reader descheduled while it rolls, between the add that fills the
+ * generation and the install:
+ * <ul>
+ *   <li>The full generation taking keys without bound. Were only the add that reaches the capacity
+ *       to roll, every other reader would go on adding to the full generation until the stalled
+ *       one ran again (on loaded cores, tens of thousands of keys into a generation of a thousand),
+ *       and its bits would then report nearly every key as read until it aged out. Here the next
+ *       add rolls it instead, so a generation takes at most one key per reading thread past its
+ *       capacity.
+ *   <li>Undoing later rolls. Since every add past the capacity rolls, the stalled reader's pair
+ *       may have been rolled once or more by others meanwhile. A plain write of its next pair
+ *       would then bring back the full generation and drop the newer ones, with the last window's
+ *       keys; the compare-and-set fails instead.
+ * </ul>
+ * An add racing with a roll lands in the generation it read, which is then the previous one and
+ * still probed. Only a reader descheduled between reading the pair and adding for two rolls or
+ * more adds to a generation no longer probed: that one key is forgotten early, and admitted on a
+ * later read. The admitted share is updated without synchronization: concurrent updates may lose
+ * one another's contribution, admitted and not admitted alike, which leaves an estimate that is
+ * good enough to compare with a half.
  */
 public final class AdmissionFilter {
   /** Bits per key of a generation's capacity. */
@@ -115,11 +141,23 @@ public final class AdmissionFilter {
     }
     long m = Generation.mask(h);
     boolean seen = g.current.add(h, m) | g.previous.contains(h, m);
-    if (g.current.filled(recordBytes)) {
-      generations = new Generations(new Generation(nextWindow(g.current)), g.current);
+    if (g.current.full(recordBytes)) {
+      roll(g);
     }
     share(seen, recordBytes);
     return seen;
+  }
+
+  /**
+   * Replaces {@code read}, whose current generation is full, by the next pair, unless another read
+   * has replaced it (class javadoc, Concurrency).
+   */
+  private void roll(Generations read) {
+    if (generations != read) {
+      return;
+    }
+    Generations next = new Generations(new Generation(nextWindow(read.current)), read.current);
+    GENERATIONS.compareAndSet(this, read, next);
   }
 
   /**
@@ -234,10 +272,14 @@ public final class AdmissionFilter {
       return ((long) WORDS.getAndBitwiseOr(words, i, m) & m) == m;
     }
 
-    /** Counts an add of a record of {@code recordBytes}; true for the one add that fills it. */
-    boolean filled(int recordBytes) {
+    /**
+     * Counts an add of a record of {@code recordBytes}; true if the generation then holds its
+     * capacity or more: for every add from the one that fills it on, so that one stalled reader
+     * cannot keep it from being rolled.
+     */
+    boolean full(int recordBytes) {
       bytes.addAndGet(recordBytes);
-      return added.incrementAndGet() == capacity;
+      return added.incrementAndGet() >= capacity;
     }
   }
 }

@@ -8,11 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -234,6 +236,52 @@ class AdmissionFilterTest {
       f.admit(key(i), RECORD);
     }
     assertRemembered(f, 2_000_000, 2_001_000);
+  }
+
+  @Test
+  void aReaderStalledWhileRollingNeitherLeavesTheFullGenerationTakingKeysNorUndoesLaterRolls()
+      throws Exception {
+    // The roller reads the window (windowBytes) first to size the first generation, then while it
+    // rolls that generation, after finding it full and before installing the next: it stalls
+    // there until released.
+    CountDownLatch stalled = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger rollerReads = new AtomicInteger();
+    Thread[] roller = new Thread[1];
+    AdmissionFilter f = new AdmissionFilter(64L * RECORD, () -> {
+      if (Thread.currentThread() == roller[0] && rollerReads.incrementAndGet() == 2) {
+        stalled.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return 1_000L * RECORD;
+    }, 1 << 20);
+    roller[0] = new Thread(() -> {
+      for (int i = 0; i < 1_000; i++) {
+        f.admit(key(i), RECORD);
+      }
+    }, "roller");
+    roller[0].start();
+    try {
+      assertTrue(stalled.await(30, TimeUnit.SECONDS), "the roller did not fill its generation");
+      // Twenty windows of reads while it is stalled.
+      for (int i = 10_000; i < 30_000; i++) {
+        f.admit(key(i), RECORD);
+      }
+    } finally {
+      release.countDown();
+      roller[0].join();
+    }
+    assertEquals(1_000, f.window());
+    // The other reads rolled the full generation themselves: fresh keys are reported at the rate
+    // of two full generations (a generation that took the 20000 keys would report nearly all) ...
+    int fp = reported(f, 1_000_000, 1_010_000);
+    assertTrue(fp < 300, fp + " of 10000 fresh keys reported");
+    // ... and the stalled roll, once released, did not replace the generations rolled since.
+    assertRemembered(f, 29_000, 30_000);
   }
 
   @Test
