@@ -42,7 +42,7 @@ public final class Main {
       "               [--dir hotrap-data/separation] [--slow-dir D] [--budget-mib 32] [--ops 400000]",
       "               [--threads 2] [--workloads UH-zipf0.99,UH-zipf1.1,UH-zipf1.2,UH-zipf1.3,WH-uniform]",
       "               [--systems hotrap,hotrap-separated] [--write-buffer-kib N] [--hot-window-kib N]",
-      "               [--rounds 1] [--value-bytes 1000] [--seed 7]",
+      "               [--rounds 1] [--value-bytes 1000] [--seed 7] [--keep false]",
       "  skew         the write-skew detector's variance per key distribution, against its threshold",
       "               [--dir hotrap-data/skew] [--budget-mib 16] [--windows 20] [--value-bytes 1000]",
       "               [--distributions uniform,hotspot5,...,zipf1.3] [--seed 7]",

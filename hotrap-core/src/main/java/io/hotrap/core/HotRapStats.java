@@ -337,6 +337,10 @@ public final class HotRapStats {
         + ", migrationFailures=" + migrationFailures + ", retentionOverrides=" + retentionOverrides
         + ", writeStalls=" + writeStalls + ", writeStallMillis=" + writeStallNanos / 1_000_000
         + ", writeStallTimeouts=" + writeStallTimeouts + ", raltAvailable=" + raltAvailable
+        + (writeHotSeparation ? ", writeSkewed=" + writeSkewed + ", writeSkewVariance=" + writeSkewVariance
+            + ", writeHotWrites=" + writeHotWrites + ", writeHotEvictions=" + writeHotEvictions
+            + ", writeHotMembers=" + writeHotMembers + ", hotSstBytes=" + hotSstBytes
+            + ", hotBytesWritten=" + hotBytesWritten : "")
         + ", ralt=" + raltStats + '}';
   }
 

@@ -5,6 +5,7 @@ import io.hotrap.core.HotRapOptions;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
 import site.ycsb.DBException;
 
 /**
@@ -27,6 +28,7 @@ import site.ycsb.DBException;
  * failure; a later acquire tries to open it again, since a store in use may be free by then.
  */
 final class SharedStore {
+  private static final Logger LOG = Logger.getLogger(SharedStore.class.getName());
   /**
    * Lock stripes of the binding's read-modify-write: far more than YCSB client threads, so
    * unrelated keys rarely share one.
@@ -109,6 +111,9 @@ final class SharedStore {
       }
       if (--references == 0) {
         open = null;
+        // What the store did over the run (tiers, promotion, migration, separation), beside
+        // YCSB's own report: YCSB has no place for a binding's figures.
+        LOG.info(() -> "HotRapDB at " + db.options().fastPath() + " closing: " + db.stats());
         db.close();
       }
     }

@@ -43,7 +43,7 @@ public final class SeparationBench {
 
   public static void run(List<String> argv, PrintStream out) {
     Args args = Args.parse("separation", argv, "dir", "slow-dir", "budget-mib", "ops", "threads",
-        "workloads", "systems", "write-buffer-kib", "hot-window-kib", "value-bytes", "rounds", "seed");
+        "workloads", "systems", "write-buffer-kib", "hot-window-kib", "value-bytes", "rounds", "seed", "keep");
     long budget = args.getLong("budget-mib", 32) << 20;
     int valueBytes = args.getInt("value-bytes", 1000);
     long records = 11 * budget / (valueBytes + 24);
@@ -66,6 +66,8 @@ public final class SeparationBench {
     Path slowRoot = args.getString("slow-dir", null) != null
         ? Directories.fresh(args.getPath("slow-dir", null)) : root;
     long hotWindow = args.getLong("hot-window-kib", 0) << 10;
+    // Keeps each system's directories (RocksDB's LOG with its per-job events) for a look after.
+    boolean keep = Boolean.parseBoolean(args.getString("keep", "false"));
     UnaryOperator<HotRapOptions.Builder> extra = b -> {
       if (writeBuffer > 0) {
         b.writeBufferBytes(writeBuffer);
@@ -90,13 +92,16 @@ public final class SeparationBench {
     for (String w : workloads) {
       for (int round = 0; round < rounds; round++) {
         for (String name : systems) {
-          Path dir = root.resolve(name);
-          Path slow = slowRoot.resolve(name + "-slow");
+          String run = w + "-" + name + "-" + round;
+          Path dir = root.resolve(run);
+          Path slow = slowRoot.resolve(run + "-slow");
           SystemConfig config = new SystemConfig(dir.resolve("fast"), slow, budget, false);
           Workload workload = Workload.parse(w, params);
           double[] r = runOne(name, config, extra, workload, threads);
-          deleteTree(dir);
-          deleteTree(slow);
+          if (!keep) {
+            deleteTree(dir);
+            deleteTree(slow);
+          }
           out.printf("%-14s %-18s %5d %10.0f %10.1f %10.1f %10.1f %10.1f %7s %10.3f %8.1f %10d %10.1f %10.1f%n",
               w, name, round, r[0], r[1] / mib, r[7] / mib, r[2] / mib, (r[1] + r[2]) / mib,
               r[3] > 0 ? "yes" : "no", r[4], 100 * r[5], (long) r[6], r[8] / mib, r[9] / mib);
