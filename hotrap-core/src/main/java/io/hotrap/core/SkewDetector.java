@@ -15,17 +15,27 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code onThreshold} and stays so until it falls below {@code offThreshold}: the band between
  * them keeps the decision from flapping on a workload near the line.
  *
- * <p><b>Why the variance, and the default threshold.</b> A window of W records over N keys read
- * uniformly has frequencies near 1 and a variance near W/N (0.001–0.02 for the bench's windows);
- * a hotspot of 5% of the keys getting 95% of the writes stays under 0.2 at those windows, Zipf
- * 0.99 gives tens to hundreds, because a handful of keys occur hundreds of times. The default
- * thresholds ({@value #DEFAULT_ON_THRESHOLD} on, {@value #DEFAULT_OFF_THRESHOLD} off) sit in the
- * wide gap between uniform/hotspot and Zipf; the measured table is printed by
- * {@code hotrap-bench skew} and quoted in the write-hot separation notes.
+ * <p><b>Why the variance, and the default threshold.</b> A window of W records over N keys written
+ * uniformly has frequencies near 1 and a variance near W/N; a hotspot spreads its writes over so
+ * many keys that few repeat within one window; under Zipf a handful of keys occur dozens to
+ * hundreds of times. Measured with {@code hotrap-bench skew} (updates of 1 KiB records over 11×
+ * the budget's records, the default window of one L0, 20 windows each; min–max of the variance):
+ * <pre>
+ *   budget    uniform      hotspot5     hotspot1     Zipf 0.7     Zipf 0.8     Zipf 0.9     Zipf 0.99
+ *   16 MiB    0.000–0.006  0.029–0.054  0.21–0.27    0.05–0.21    0.30–0.93    1.8–4.4      7.5–12.6
+ *   128 MiB   0.001–0.003  0.037–0.047  0.22–0.25    0.23–0.58    1.9–2.8      14–18        62–79
+ * </pre>
+ * The default thresholds ({@value #DEFAULT_ON_THRESHOLD} on, {@value #DEFAULT_OFF_THRESHOLD} off)
+ * sit above every uniform and hotspot window at both scales and below every window of Zipf 0.9
+ * and steeper, where separation pays (LuMDB §3.1: removing the hottest keys cuts write I/O by a
+ * share that grows with α). The variance is not free of scale: a larger window sees more repeats
+ * of the same hot keys, so at 128 MiB Zipf 0.8 crosses the threshold too, as it would in LuMDB,
+ * whose window is also one L0.
  *
  * <p>The detector is a policy without I/O: the caller feeds it keys ({@link #record}) and gets each
  * closed window through its {@link Listener}, on the thread whose record closed it. Used on writes
- * by {@link WriteHotSeparator}; the same class, fed by reads, tells whether reads are skewed.
+ * by {@link WriteHotSeparator}. It knows nothing of writes as such: fed the keys of reads it would
+ * tell whether reads are skewed, which the store does not ask yet.
  *
  * <p>Thread-safe: records from many threads go into one window's concurrent map; the thread whose
  * record fills the window swaps in a fresh one and reports the old. Records racing the swap may
