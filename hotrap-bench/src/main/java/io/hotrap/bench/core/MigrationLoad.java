@@ -31,8 +31,8 @@ public final class MigrationLoad {
   private MigrationLoad() {}
 
   public static void run(List<String> argv, PrintStream out) {
-    Args args = Args.parse("migration", argv, "dir", "budget-mib", "times", "value-bytes", "seed",
-        "systems");
+    Args args = Args.parse("migration", argv, "dir", "slow-dir", "budget-mib", "times", "value-bytes",
+        "seed", "systems");
     long budget = args.getLong("budget-mib", 8) << 20;
     long times = args.getLong("times", 10);
     int valueBytes = args.getInt("value-bytes", 1000);
@@ -43,6 +43,10 @@ public final class MigrationLoad {
     }
     // Every option is read before the directory is emptied: a typo must not cost its data.
     Path root = Directories.fresh(args.getPath("dir", DEFAULT_DIR));
+    // The slow tiers under their own root: a throttled disk (scripts/slowdisk.sh) for the slow
+    // tier alone, the fast tier on the machine's disk as in the run matrix.
+    Path slowRoot = args.getString("slow-dir", null) != null
+        ? Directories.fresh(args.getPath("slow-dir", null)) : root;
     double mib = 1 << 20;
     out.printf("migration: %d MiB fast budget, %dx its size written, %d B values%n",
         budget >> 20, times, valueBytes);
@@ -50,7 +54,8 @@ public final class MigrationLoad {
         "slow MiB", "fast WA", "slow WA", "slow SSTs", "demote MiB/s", "tombstones");
     for (String name : systems) {
       Path dir = root.resolve(name);
-      SystemConfig config = new SystemConfig(dir.resolve("fast"), dir.resolve("slow"), budget, false);
+      Path slow = slowRoot == root ? dir.resolve("slow") : slowRoot.resolve(name);
+      SystemConfig config = new SystemConfig(dir.resolve("fast"), slow, budget, false);
       SplittableRandom rnd = new SplittableRandom(seed);
       long userBytes = 0;
       long records = 0;
