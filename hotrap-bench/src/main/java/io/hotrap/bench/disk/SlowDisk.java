@@ -306,17 +306,31 @@ public final class SlowDisk {
    */
   public long cgroupReadsServiced() {
     Path serviced = cgroup.resolve("blkio.throttle.io_serviced");
+    List<String> lines;
     try {
-      for (String line : Files.readAllLines(serviced)) {
-        String[] f = line.trim().split("\\s+");
-        if (f.length == 3 && f[0].equals(majmin) && f[1].equals("Read")) {
-          return Long.parseLong(f[2]);
-        }
-      }
-      return 0;
+      lines = Files.readAllLines(serviced);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + serviced, e);
     }
+    return readsServiced(lines, majmin);
+  }
+
+  /**
+   * The {@code Read} count of device {@code majmin} in the lines of a
+   * {@code blkio.throttle.io_serviced} file ({@code 7:3 Read 1234}, {@code 7:3 Write 5}, ...,
+   * {@code Total 1239}); 0 when the device has no line yet (the kernel adds it at its first
+   * I/O).
+   *
+   * @throws NumberFormatException when the device's {@code Read} count is not a number
+   */
+  static long readsServiced(List<String> lines, String majmin) {
+    for (String line : lines) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length == 3 && f[0].equals(majmin) && f[1].equals("Read")) {
+        return Long.parseLong(f[2]);
+      }
+    }
+    return 0;
   }
 
   /**

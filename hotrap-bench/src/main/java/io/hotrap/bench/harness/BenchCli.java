@@ -381,23 +381,37 @@ public final class BenchCli {
         }).orElse(List.of()));
   }
 
-  /** A fixed-width table of results. */
+  /**
+   * A fixed-width table of results, then what the columns mean and, for runs whose slow disk's
+   * reads were not counted, their slow disk (which says why).
+   */
   static String table(List<RunResult> results) {
     StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
-        "%-24s %-14s %6s %12s %9s %8s %8s %8s %10s %8s %9s%n", "system", "workload", "bytes",
-        "ops/s", "fast hit", "oracle", "belady", "lru", "block hit", "p50 us", "p99 us"));
+        "%-24s %-14s %6s %12s %9s %8s %8s %8s %10s %12s %11s %8s %9s%n", "system", "workload",
+        "bytes", "ops/s", "fast hit", "oracle", "belady", "lru", "block hit", "slow reads",
+        "slow rd/get", "p50 us", "p99 us"));
+    Set<String> uncounted = new LinkedHashSet<>();
     for (RunResult r : results) {
       b.append(String.format(Locale.ROOT,
-          "%-24s %-14s %6d %12.0f %9.4f %8.4f %8.4f %8.4f %10.4f %8.1f %9.0f%n",
+          "%-24s %-14s %6d %12.0f %9.4f %8.4f %8.4f %8.4f %10.4f %12s %11.4f %8.1f %9.0f%n",
           r.system(), r.workload(), r.recordBytes(), r.throughput(), r.fastHitRate(),
           r.oracleHitRate(), r.beladyHitRate(), r.lruHitRate(), r.blockCacheHitRate(),
+          Matrix.slowReads(r.slowDiskReads()), r.slowDiskReads().perSlowGet(),
           r.p50GetMicros(), r.p99GetMicros()));
+      if (!r.slowDiskReads().measured()) {
+        uncounted.add(r.slowDisk());
+      }
     }
     b.append("fast hit: gets served without reading the slow tier; oracle: the share of the"
         + " distribution's reads to the hottest records the hot-set limit holds; belady, lru:"
         + " Belady's MIN (the best any placement can do) and LRU replaying the run's own"
         + " operations with that many records, over its final 10% of gets; block hit: data"
-        + " blocks the gets found in the block cache").append(System.lineSeparator());
+        + " blocks the gets found in the block cache; slow reads: the slow disk's read I/Os by"
+        + " this process over the whole run phase (compactions and migrations included), slow"
+        + " rd/get: those per get that read the slow tier").append(System.lineSeparator());
+    for (String disk : uncounted) {
+      b.append("slow reads not counted: slow disk ").append(disk).append(System.lineSeparator());
+    }
     return b.toString();
   }
 }

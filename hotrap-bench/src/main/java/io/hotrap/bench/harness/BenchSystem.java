@@ -47,7 +47,19 @@ public interface BenchSystem extends AutoCloseable {
    */
   record Counters(long gets, long fastGets, long promotedByFlushBytes,
       long promotedByCompactionBytes, long retainedBytes, long demotedBytes,
-      long fastCompactionBytes, long slowCompactionBytes, long raltBytes, long hotSetLimitBytes) {}
+      long fastCompactionBytes, long slowCompactionBytes, long raltBytes, long hotSetLimitBytes) {
+
+    /**
+     * Gets that read the slow tier: every get not counted in {@link #fastGets}, so the complement
+     * of the fast hit rate. For HotRAP, {@code HotRapStats.getsServedSlow()} (the flash cache's
+     * hits included: they looked past the fast side); for {@code rocksdb-tiered}, gets found
+     * below L1 or not found at all; none for {@code rocksdb-fd}; for the flash-cache systems, the
+     * gets that read the slow disk.
+     */
+    public long slowGets() {
+      return gets - fastGets;
+    }
+  }
 
   /**
    * Cumulative counters of a flash cache in front of the slow disk (DESIGN.md §14); -1 where a

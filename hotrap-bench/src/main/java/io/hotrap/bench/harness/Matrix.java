@@ -6,6 +6,7 @@ import io.hotrap.bench.report.Plots;
 import io.hotrap.bench.report.RunCsv;
 import io.hotrap.bench.report.RunResult;
 import io.hotrap.bench.report.Sample;
+import io.hotrap.bench.report.SlowDiskReads;
 import io.hotrap.bench.report.Summary;
 import io.hotrap.bench.workload.Workload;
 import io.hotrap.bench.workload.WorkloadParams;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -56,6 +58,8 @@ public final class Matrix {
   private final long blockCacheBytes;
   private final Map<String, Double> loadSeconds = new HashMap<>();
   private String slowDisk;
+  /** The slow disk's cumulative reads by this process; null where they cannot be counted. */
+  private LongSupplier slowDiskReads;
 
   public Matrix(Path workDir, Path slowDir, Path outDir, PrintStream out, long seed,
       boolean directIo) {
@@ -137,10 +141,12 @@ public final class Matrix {
       RunCsv.write(result, outDir.resolve("runs").resolve(fileName(result)));
       Summary.upsert(outDir.resolve("summary.csv"), List.of(result));
       out.printf(Locale.ROOT, "  throughput %.0f ops/s, fast hit rate %.4f (oracle %.4f, belady"
-          + " %.4f, lru %.4f), block cache hit rate %.4f, get p99 %.0f us (final 10%% of %.0f s)%n",
+          + " %.4f, lru %.4f), block cache hit rate %.4f, get p99 %.0f us (final 10%% of %.0f s);"
+          + " slow disk reads %s, %.4f per slow-tier get (whole run)%n",
           result.throughput(), result.fastHitRate(), result.oracleHitRate(),
           result.beladyHitRate(), result.lruHitRate(), result.blockCacheHitRate(),
-          result.p99GetMicros(), result.runSeconds());
+          result.p99GetMicros(), result.runSeconds(), slowReads(result.slowDiskReads()),
+          result.slowDiskReads().perSlowGet());
     }
     report(profile, commandLine);
     return results;
@@ -158,6 +164,9 @@ public final class Matrix {
       slowDisk = SlowDisk.describeUnthrottled();
     } else if (disk.processInCgroup() || disk.joinCgroup()) {
       slowDisk = disk.describe();
+      // The kernel's throttle layer, which keeps blkio.throttle.io_serviced, sees a device's
+      // I/O only once a limit is set on it: without one the count would stay at 0.
+      slowDiskReads = disk.limits().any() ? disk::cgroupReadsServiced : null;
     } else {
       slowDisk = SlowDisk.describeUnthrottled() + "; the throttled cgroup could not be joined: "
           + disk.joinFailure().orElse("unknown reason");
@@ -196,7 +205,7 @@ public final class Matrix {
     long capacity = (long) (MAX_HOT_SET_SHARE * profile.fastBudgetBytes() / r.recordBytes());
     Runner.RunInfo info = new Runner.RunInfo(r.recordBytes(), profile.name(), slowDisk,
         workload.oracleHitRate(capacity), capacity,
-        loadSeconds.getOrDefault(template.toString(), Double.NaN));
+        loadSeconds.getOrDefault(template.toString(), Double.NaN), slowDiskReads);
     Duration duration = profile.duration(r.workload());
     try (BenchSystem s = Systems.open(r.system(), config)) {
       return runner.run(s, workload, duration, info);
@@ -219,7 +228,7 @@ public final class Matrix {
         c.raltBytes(), Double.NaN, 0, c.hotSetLimitBytes());
     return new RunResult(family, "load", r.recordBytes(), profile.name(), slowDisk, List.of(end),
         opsPerSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
-        seconds, 0, Double.NaN);
+        seconds, 0, Double.NaN, SlowDiskReads.UNMEASURED);
   }
 
   /** Rebuilds the summary, Markdown report and plots from every run CSV under the output. */
@@ -262,6 +271,11 @@ public final class Matrix {
         Profile.DATA_TO_BUDGET, profile.threads(), profile.runDuration().toSeconds(),
         profile.dynamicRunDuration().toSeconds(), directIo ? "on" : "off",
         config(profile).shared().blockCacheBytes() >> 20, seed);
+  }
+
+  /** The slow disk's reads of a run for the console: the count, or NaN where not counted. */
+  static String slowReads(SlowDiskReads r) {
+    return r.measured() ? String.format(Locale.ROOT, "%,d", r.reads()) : "NaN";
   }
 
   static String fileName(RunResult r) {

@@ -6,10 +6,12 @@ import io.hotrap.bench.report.LatencyRecorder;
 import io.hotrap.bench.report.ReplayHitRates;
 import io.hotrap.bench.report.RunResult;
 import io.hotrap.bench.report.Sample;
+import io.hotrap.bench.report.SlowDiskReads;
 import io.hotrap.bench.workload.Operation;
 import io.hotrap.bench.workload.OperationGenerator;
 import io.hotrap.bench.workload.Workload;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +22,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * Runs the load or the run phase of one workload against one system with many client threads,
@@ -27,8 +30,9 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Client threads share nothing but three counters, the latency recorder and, in the run phase,
  * the {@link AccessLog}; the sampler reads the counters once a second, and the log is replayed
- * after the run ({@link ReplayHitRates}). A client failure stops the phase and is rethrown, so a
- * broken system never reports a number.
+ * after the run ({@link ReplayHitRates}). The slow disk's reads and the system's slow-tier gets
+ * are read once when the clients start and once when they stop ({@link SlowDiskReads}). A client
+ * failure stops the phase and is rethrown, so a broken system never reports a number.
  */
 public final class Runner {
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
@@ -84,16 +88,24 @@ public final class Runner {
     long deadline = System.nanoTime() + duration.toNanos();
     ConsoleProgress progress = new ConsoleProgress(out,
         "run " + system.name() + " " + workload.name() + " (seconds)", duration.toSeconds(), "s");
+    long slowGetsBefore = system.counters().slowGets();
+    long slowReadsBefore = slowDiskReads(info);
     long start = System.nanoTime();
     sampler.start(start);
+    SlowDiskReads slowReads;
     try {
       runClients(gens, system, deadline, done, latency, blockCache, phase, accesses,
           () -> progress.update((System.nanoTime() - start) / NANOS_PER_SECOND));
+      // Read as soon as the clients stop, before background work that outlives the run adds to it.
+      long slowReadsAfter = slowDiskReads(info);
+      slowReads = SlowDiskReads.between(slowReadsBefore, slowReadsAfter, slowGetsBefore,
+          system.counters().slowGets());
     } finally {
       sampler.stop();
       progress.finish();
     }
     double runSeconds = (System.nanoTime() - start) / 1e9;
+    report(slowReads, info);
     FlashResult flash = flashResult(flashBefore, system.flash());
     List<Sample> samples = sampler.samples();
     int finalCount = Math.max(1, (int) Math.ceil(samples.size() * FINAL_SHARE));
@@ -116,7 +128,32 @@ public final class Runner {
         info.slowDisk(), samples, throughput, hitRate, latency.totalPercentileMicros(50),
         latency.totalPercentileMicros(99), info.oracleHitRate(), replay.belady(), replay.lru(),
         sampler.peakRss, info.loadSeconds(), runSeconds,
-        BlockCacheProbe.hitRate(blockHits, blockMisses), flash);
+        BlockCacheProbe.hitRate(blockHits, blockMisses), slowReads, flash);
+  }
+
+  /** The slow disk's cumulative reads now, or {@link SlowDiskReads#UNKNOWN} where not counted. */
+  private long slowDiskReads(RunInfo info) {
+    if (info.slowDiskReads() == null) {
+      return SlowDiskReads.UNKNOWN;
+    }
+    try {
+      return info.slowDiskReads().getAsLong();
+    } catch (UncheckedIOException | NumberFormatException e) {
+      // The cgroup went away or its file changed shape: the run stands, without this figure.
+      out.println("cannot count the slow disk's reads: " + e.getMessage());
+      return SlowDiskReads.UNKNOWN;
+    }
+  }
+
+  /** Says what the slow disk's reads came to, or why they were not counted. */
+  private void report(SlowDiskReads r, RunInfo info) {
+    if (!r.measured()) {
+      out.println("slow disk reads not counted: " + (info.slowDiskReads() == null
+          ? "slow disk " + info.slowDisk() : "the counter could not be read or went backwards"));
+    } else {
+      out.printf(Locale.ROOT, "slow disk reads %,d for %,d slow-tier gets: %.4f per slow get%n",
+          r.reads(), r.slowGets(), r.perSlowGet());
+    }
   }
 
   /** Replays the run's operations and says how it went, or why it could not. */
@@ -160,9 +197,12 @@ public final class Runner {
    *
    * @param oracleCapacityRecords the records the hot-set limit holds: the capacity of the oracle
    *     and of the replays
+   * @param slowDiskReads the slow disk's cumulative read I/Os by this process, read at the start
+   *     and at the end of the run phase ({@link SlowDiskReads}); null where they cannot be
+   *     counted, which {@code slowDisk} then explains
    */
   public record RunInfo(int recordBytes, String profile, String slowDisk, double oracleHitRate,
-      long oracleCapacityRecords, double loadSeconds) {}
+      long oracleCapacityRecords, double loadSeconds, LongSupplier slowDiskReads) {}
 
   /**
    * Runs one client thread per generator until they end or the deadline passes; with

@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * run, its ratio to {@code rocksdb-tiered} (the paper's baseline) and to {@code rocksdb-fd} (the
  * upper bound) when those systems ran the same workload, the fast-tier hit rate and its three
  * references (the distribution's oracle, Belady's MIN and LRU over the run's own operations), the
- * data blocks' block cache hit rate, get latency p50 and p99, and the byte counters of the last
+ * data blocks' block cache hit rate, the slow disk's read I/Os over the run and per get that read
+ * the slow tier ({@link SlowDiskReads}), get latency p50 and p99, and the byte counters of the last
  * sample in MiB. Values that are not numbers show as a dash. Of several runs with the same system,
  * workload and record size the last is reported. A section before the tables says what the
  * columns mean and why HotRAP can outrun {@code rocksdb-fd}; under a table where it did, a
@@ -60,6 +61,15 @@ public final class MarkdownReport {
           + " were in the block cache, over the final 10% of the run (index and filter blocks left"
           + " out), from RocksDB's per-thread perf context on the client threads, so background"
           + " compactions, migrations and promotions do not count.",
+      "- **Slow disk reads / per slow get**: the read I/Os the benchmark process issued to the"
+          + " throttled slow disk over the whole run phase (its blkio cgroup's"
+          + " `blkio.throttle.io_serviced`), and those reads per get that read the slow tier (the"
+          + " gets the fast hit rate does not count, over the whole run). The reads include"
+          + " background compactions, migrations and promotions that read the slow tier, not only"
+          + " the gets; a get whose data block the block cache misses costs at least one. A dash"
+          + " where the slow directory was not on a throttled slow disk or the process was not in"
+          + " its cgroup (the slow disk line under the table says which), or where no get read"
+          + " the slow tier.",
       "- Byte counts are totals at the end of the run.",
       "",
       "**Why HotRAP can outrun `rocksdb-fd`.** Every system gets the same block cache (a 40th of"
@@ -155,7 +165,7 @@ public final class MarkdownReport {
       header.add("× " + UPPER_BOUND);
     }
     header.addAll(List.of("Fast hit rate", "Oracle", "Belady", "LRU", "Block cache hit rate",
-        "Get p50 / p99 (µs)",
+        "Slow disk reads / per slow get", "Get p50 / p99 (µs)",
         "Promoted flush / compaction (MiB)", "Demoted (MiB)", "Compaction fast / slow (MiB)"));
     row(md, header);
     List<String> rule = new ArrayList<>();
@@ -180,6 +190,9 @@ public final class MarkdownReport {
       cells.add(percent(r.beladyHitRate()));
       cells.add(percent(r.lruHitRate()));
       cells.add(percent(r.blockCacheHitRate()));
+      SlowDiskReads slow = r.slowDiskReads();
+      cells.add((slow.measured() ? String.format(Locale.ROOT, "%,d", slow.reads()) : DASH) + " / "
+          + number("%.3f", slow.perSlowGet()));
       cells.add(number("%.1f", r.p50GetMicros()) + " / " + number("%.1f", r.p99GetMicros()));
       if (last == null) {
         cells.addAll(List.of(DASH, DASH, DASH));

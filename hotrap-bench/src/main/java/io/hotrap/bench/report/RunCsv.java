@@ -39,6 +39,9 @@ import java.util.Map;
  * # load_seconds: 312.5
  * # run_seconds: 600.0
  * # block_cache_hit_rate: 0.97
+ * # slow_disk_reads: 106213                 (-1: not measured)
+ * # slow_tier_gets: 98765                   (-1: unknown)
+ * # slow_disk_reads_per_slow_get: 1.0754   (NaN when either is unknown or no get read slow)
  * # flash_lookup_hit_ratio: 0.99        (these six only for a system with a flash cache)
  * # flash_overall_hit_ratio: 0.81
  * # flash_bytes_written: 123456789
@@ -52,7 +55,9 @@ import java.util.Map;
  * <p>The comment lines come first, each {@code # key: value}; their order does not matter to the
  * reader, which ignores keys it does not know and reads a missing {@code block_cache_hit_rate},
  * {@code belady_hit_rate} or {@code lru_hit_rate} (files written before they were measured) as
- * NaN. The header row names the {@link Sample} components in snake_case in declaration order
+ * NaN, and a missing {@code slow_disk_reads} or {@code slow_tier_gets} as unknown
+ * ({@link SlowDiskReads}), so that its reads per slow get are NaN. The reads per slow get are
+ * written for whoever reads the file; the reader derives them from the two counts. The header row names the {@link Sample} components in snake_case in declaration order
  * ({@link #SAMPLE_COLUMNS}); the reader finds columns by name and ignores unknown ones. Each following row is one sample. Decimals are written with
  * {@link Double#toString} so that they parse back to the same {@code double}; {@code NaN} (a hit
  * rate in a second without gets) is written as {@code NaN}. String fields follow {@link Csv}.
@@ -169,6 +174,7 @@ public final class RunCsv {
         f.doubleValue("load_seconds"),
         f.doubleValue("run_seconds"),
         f.optionalDouble("block_cache_hit_rate"),
+        f.slowDiskReads(),
         comments.containsKey("flash_lookup_hit_ratio") ? new FlashResult(
             f.doubleValue("flash_lookup_hit_ratio"), f.doubleValue("flash_overall_hit_ratio"),
             f.longValue("flash_bytes_written"), f.doubleValue("flash_deleted_file_insert_share"),
@@ -209,6 +215,9 @@ public final class RunCsv {
     c.put("load_seconds", Double.toString(r.loadSeconds()));
     c.put("run_seconds", Double.toString(r.runSeconds()));
     c.put("block_cache_hit_rate", Double.toString(r.blockCacheHitRate()));
+    c.put("slow_disk_reads", Long.toString(r.slowDiskReads().reads()));
+    c.put("slow_tier_gets", Long.toString(r.slowDiskReads().slowGets()));
+    c.put("slow_disk_reads_per_slow_get", Double.toString(r.slowDiskReads().perSlowGet()));
     FlashResult flash = r.flash();
     if (flash != null) {
       c.put("flash_lookup_hit_ratio", Double.toString(flash.lookupHitRatio()));
@@ -297,6 +306,24 @@ public final class RunCsv {
       } catch (NumberFormatException e) {
         throw new IOException(file + ": " + key + " is not an integer: " + v, e);
       }
+    }
+
+    /** The slow disk's reads and slow-tier gets; either unknown where the file has none. */
+    SlowDiskReads slowDiskReads() throws IOException {
+      return new SlowDiskReads(count("slow_disk_reads"), count("slow_tier_gets"));
+    }
+
+    /** A count of {@link SlowDiskReads}: {@link SlowDiskReads#UNKNOWN} if the file has none. */
+    private long count(String key) throws IOException {
+      if (!comments.containsKey(key)) {
+        return SlowDiskReads.UNKNOWN;
+      }
+      long v = longValue(key);
+      if (v < 0 && v != SlowDiskReads.UNKNOWN) {
+        throw new IOException(file + ": " + key + " must be >= 0, or " + SlowDiskReads.UNKNOWN
+            + " when unknown, but was " + v);
+      }
+      return v;
     }
 
     /** The value of {@code key}, NaN if the file has none. */

@@ -1,6 +1,7 @@
 package io.hotrap.bench.report;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Everything one run (one system on one workload) produced: its identity, the environment, the
@@ -28,6 +29,8 @@ import java.util.List;
  * @param blockCacheHitRate over the final 10% of the run phase, the share of the data blocks the
  *     clients' gets looked up in the block cache that were there (index and filter blocks left
  *     out); NaN when unknown or there was no lookup
+ * @param slowDiskReads the slow disk's read I/Os and the gets that read the slow tier over the
+ *     run phase, {@link SlowDiskReads#UNMEASURED} where they were not counted; never null
  * @param flash what the system's flash cache did, or null for a system without one
  */
 public record RunResult(
@@ -48,20 +51,23 @@ public record RunResult(
     double loadSeconds,
     double runSeconds,
     double blockCacheHitRate,
+    SlowDiskReads slowDiskReads,
     FlashResult flash) {
 
   public RunResult {
     samples = List.copyOf(samples);
+    Objects.requireNonNull(slowDiskReads, "slowDiskReads");
   }
 
   /** A result of a system without a flash cache. */
   public RunResult(String system, String workload, int recordBytes, String profile, String slowDisk,
       List<Sample> samples, double throughput, double fastHitRate, double p50GetMicros,
       double p99GetMicros, double oracleHitRate, double beladyHitRate, double lruHitRate,
-      long peakRssBytes, double loadSeconds, double runSeconds, double blockCacheHitRate) {
+      long peakRssBytes, double loadSeconds, double runSeconds, double blockCacheHitRate,
+      SlowDiskReads slowDiskReads) {
     this(system, workload, recordBytes, profile, slowDisk, samples, throughput, fastHitRate,
         p50GetMicros, p99GetMicros, oracleHitRate, beladyHitRate, lruHitRate, peakRssBytes,
-        loadSeconds, runSeconds, blockCacheHitRate, null);
+        loadSeconds, runSeconds, blockCacheHitRate, slowDiskReads, null);
   }
 
   /** The last sample, or null when the run phase produced none. */

@@ -21,7 +21,10 @@ import java.util.function.ToLongFunction;
  * {@code throughput} (ops/s over the final 10% of the run, 1 decimal), {@code fast_hit_rate} (4
  * decimals), {@code p99_get_us} and {@code p50_get_us} (µs, 1 decimal), {@code oracle_hit_rate},
  * {@code belady_hit_rate} and {@code lru_hit_rate} (the references of {@link RunResult}, 4
- * decimals), {@code block_cache_hit_rate} (data blocks, final 10% of the run, 4 decimals), then
+ * decimals), {@code block_cache_hit_rate} (data blocks, final 10% of the run, 4 decimals),
+ * {@code slow_disk_reads} and {@code slow_disk_reads_per_slow_get} (the slow disk's read I/Os over
+ * the whole run phase and per get that read the slow tier, 4 decimals, {@link SlowDiskReads};
+ * empty where not measured: the {@code slow_disk} column says why), then
  * the byte counters of the run's last sample ({@code promoted_by_flush_bytes}
  * ... {@code ralt_bytes}), for systems with a flash cache {@code flash_lookup_hit_ratio},
  * {@code overall_hit_ratio}, {@code flash_bytes_written} and {@code deleted_file_insert_share}
@@ -47,6 +50,8 @@ public final class Summary {
       "belady_hit_rate",
       "lru_hit_rate",
       "block_cache_hit_rate",
+      "slow_disk_reads",
+      "slow_disk_reads_per_slow_get",
       "promoted_by_flush_bytes",
       "promoted_by_compaction_bytes",
       "retained_bytes",
@@ -137,6 +142,9 @@ public final class Summary {
     row.put("belady_hit_rate", decimal(r.beladyHitRate(), 4));
     row.put("lru_hit_rate", decimal(r.lruHitRate(), 4));
     row.put("block_cache_hit_rate", decimal(r.blockCacheHitRate(), 4));
+    SlowDiskReads slow = r.slowDiskReads();
+    row.put("slow_disk_reads", slow.measured() ? Long.toString(slow.reads()) : "");
+    row.put("slow_disk_reads_per_slow_get", decimal(slow.perSlowGet(), 4));
     Sample last = r.last();
     row.put("promoted_by_flush_bytes", counter(last, Sample::promotedByFlushBytes));
     row.put("promoted_by_compaction_bytes", counter(last, Sample::promotedByCompactionBytes));

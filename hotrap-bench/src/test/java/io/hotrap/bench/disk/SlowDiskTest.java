@@ -157,6 +157,28 @@ class SlowDiskTest {
   }
 
   @Test
+  void readsTheReadCountOfItsOwnDeviceFromIoServiced() {
+    List<String> serviced = List.of("7:30 Read 999", "7:3 Write 12", "7:3 Read 1234",
+        "7:3 Sync 1240", "7:3 Async 6", "7:3 Discard 0", "7:3 Total 1246", "Total 2245");
+
+    assertEquals(1234, SlowDisk.readsServiced(serviced, "7:3"));
+    assertEquals(999, SlowDisk.readsServiced(serviced, "7:30"));
+    assertEquals(0, SlowDisk.readsServiced(serviced, "7:4"), "no I/O yet, no line");
+    assertEquals(0, SlowDisk.readsServiced(List.of("Total 0"), "7:3"));
+  }
+
+  @Test
+  void countsTheCgroupsReadsFromItsIoServicedFile() throws IOException {
+    Path cgroup = Files.createDirectories(dir.resolve("cgroup"));
+    Files.writeString(cgroup.resolve("blkio.throttle.io_serviced"),
+        "7:30 Read 5\n7:3 Read 41\n7:3 Write 2\n7:3 Total 43\nTotal 48\n");
+    Path state = writeState(dir, STATE.replace("/sys/fs/cgroup/blkio/hotrap-slow",
+        cgroup.toString()));
+
+    assertEquals(41, SlowDisk.read(state).cgroupReadsServiced());
+  }
+
+  @Test
   void joiningACgroupThatDoesNotExistFailsWithAReason() throws IOException {
     Path state = writeState(dir, STATE.replace("/sys/fs/cgroup/blkio/hotrap-slow",
         dir.resolve("no-such-cgroup").toString()));

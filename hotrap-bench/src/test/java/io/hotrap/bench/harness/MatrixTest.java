@@ -55,6 +55,9 @@ class MatrixTest {
     assertTrue(hotrap.lruHitRate() > 0 && hotrap.lruHitRate() <= hotrap.beladyHitRate()
         && hotrap.beladyHitRate() < 1, "belady " + hotrap.beladyHitRate() + " lru "
         + hotrap.lruHitRate());
+    // An ordinary directory, not a throttled slow disk: the slow-tier gets are known, the reads not.
+    assertFalse(tiered.slowDiskReads().measured());
+    assertTrue(tiered.slowDiskReads().slowGets() > 0, tiered.slowDiskReads().toString());
 
     List<Map<String, String>> all = Summary.read(out.resolve("summary.csv"));
     // One load row per loaded family (the hotrap variants share one), then the runs.
@@ -72,6 +75,8 @@ class MatrixTest {
     assertFalse(summary.get(1).get("p99_get_us").isEmpty());
     assertFalse(summary.get(1).get("belady_hit_rate").isEmpty());
     assertFalse(summary.get(1).get("lru_hit_rate").isEmpty());
+    assertEquals("", summary.get(0).get("slow_disk_reads"));
+    assertEquals("", summary.get(0).get("slow_disk_reads_per_slow_get"));
     String readme = Files.readString(out.resolve("README.md"));
     assertTrue(readme.contains("| hotrap |"), readme);
     assertTrue(Files.size(out.resolve("ro-hotspot5-1024-timeseries.png")) > 1000);
@@ -81,5 +86,7 @@ class MatrixTest {
       assertEquals(2, templates.count());
     }
     assertTrue(log.toString(StandardCharsets.UTF_8).contains("unthrottled"));
+    assertTrue(log.toString(StandardCharsets.UTF_8).contains("slow disk reads not counted: slow disk"
+        + " unthrottled"), log.toString(StandardCharsets.UTF_8));
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotrap.bench.report.RunResult;
+import io.hotrap.bench.report.SlowDiskReads;
 import io.hotrap.bench.workload.Keys;
 import io.hotrap.bench.workload.Workload;
 import io.hotrap.bench.workload.WorkloadParams;
@@ -37,7 +38,7 @@ class RunnerTest {
         assertNotNull(s.get(Keys.key(i)), "key " + i);
       }
       RunResult r = runner.run(s, w, Duration.ofMillis(2500),
-          new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 100, 1.0));
+          new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 100, 1.0, null));
       assertEquals(2, r.samples().size(), "one sample per whole second");
       long ops = r.samples().stream().mapToLong(x -> x.operations()).sum();
       assertTrue(ops > 0);
@@ -45,10 +46,53 @@ class RunnerTest {
       assertEquals(1.0, r.fastHitRate(), 1e-9);
       assertTrue(r.p99GetMicros() >= r.p50GetMicros());
       assertTrue(r.peakRssBytes() > 0);
+      // Not counted without a slow disk; every get was fast, so none read the slow tier.
+      assertEquals(new SlowDiskReads(SlowDiskReads.UNKNOWN, 0), r.slowDiskReads());
       // The replays of the run's own operations with room for 100 of the 5,000 records.
       assertTrue(r.lruHitRate() >= 0 && r.lruHitRate() <= r.beladyHitRate()
           && r.beladyHitRate() > 0 && r.beladyHitRate() < 1,
           "belady " + r.beladyHitRate() + " lru " + r.lruHitRate());
+    }
+  }
+
+  @Test
+  void slowDiskReadsAreCountedOverTheRunPhaseAgainstItsSlowTierGets() throws Exception {
+    WorkloadParams params = new WorkloadParams(1_000, 100, 1L << 40, 3, 0.99);
+    Workload w = Workload.parse("ro-uniform", params);
+    try (BenchSystem real = Systems.open("rocksdb-fd", config())) {
+      Runner runner = new Runner(QUIET, 2);
+      runner.load(real, w);
+      // A stand-in slow disk: every third get reads the slow tier, at two disk reads each, and
+      // the disk had served reads before the run, which must not count.
+      AtomicLong gets = new AtomicLong();
+      AtomicLong slowGets = new AtomicLong(1_000);
+      AtomicLong diskReads = new AtomicLong(50_000);
+      BenchSystem slowEveryThird = new BenchSystem() {
+        @Override public String name() { return "slow-every-third"; }
+        @Override public byte[] get(byte[] key) {
+          if (gets.incrementAndGet() % 3 == 0) {
+            diskReads.addAndGet(2);
+            slowGets.incrementAndGet();
+          }
+          return real.get(key);
+        }
+        @Override public void put(byte[] key, byte[] value) { real.put(key, value); }
+        @Override public void settle() { real.settle(); }
+        @Override public Counters counters() {
+          long total = 1_000 + gets.get(); // the 1,000 slow gets before the run among them
+          return new Counters(total, total - slowGets.get(), 0, 0, 0, 0, 0, 0, 0, 0);
+        }
+        @Override public void close() {}
+      };
+
+      RunResult r = runner.run(slowEveryThird, w, Duration.ofMillis(1500),
+          new Runner.RunInfo(124, "custom", "throttled loop7 (7:7) read 500 IOPS", 0.5, 100, 1.0,
+              diskReads::get));
+
+      long runSlowGets = gets.get() / 3;
+      assertTrue(runSlowGets > 0);
+      assertEquals(new SlowDiskReads(2 * runSlowGets, runSlowGets), r.slowDiskReads());
+      assertEquals(2.0, r.slowDiskReads().perSlowGet(), 1e-12);
     }
   }
 
@@ -75,7 +119,7 @@ class RunnerTest {
       };
       IllegalStateException e = assertThrows(IllegalStateException.class,
           () -> runner.run(failing, w, Duration.ofSeconds(30),
-              new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 100, 1.0)));
+              new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 100, 1.0, null)));
       assertEquals("disk gone", e.getCause().getMessage());
     }
   }

@@ -35,7 +35,7 @@ class MarkdownReportTest {
 
     // Last sample at 10 s: promoted 10 / 20 MiB, demoted 40 MiB, compaction 50 / 60 MiB.
     String fd = "| rocksdb-fd | 4,000 | 4.00× | 1.00× | 87.5% | 95.0% | 96.0% | 81.0% | 75.0% "
-        + "| 12.3 / 480.5 | 10.0 / 20.0 | 40.0 | 50.0 / 60.0 |";
+        + "| 123,456 / 1.235 | 12.3 / 480.5 | 10.0 / 20.0 | 40.0 | 50.0 / 60.0 |";
     String tiered = "| rocksdb-tiered | 1,000 | 1.00× | 0.25× |";
     String hotrap = "| hotrap | 3,000 | 3.00× | 0.75× |";
     assertTrue(md.contains("| System | Throughput (ops/s) | × rocksdb-tiered | × rocksdb-fd |"),
@@ -65,6 +65,7 @@ class MarkdownReportTest {
         "- **Oracle**: not a measurement but the best fast hit rate a fixed placement"), md);
     assertTrue(md.contains("- **Belady** and **LRU** replay the run's own gets and writes"), md);
     assertTrue(md.contains("- **Block cache hit rate**:"), md);
+    assertTrue(md.contains("- **Slow disk reads / per slow get**: the read I/Os"), md);
     assertTrue(md.contains("**Why HotRAP can outrun `rocksdb-fd`.**"), md);
   }
 
@@ -88,7 +89,7 @@ class MarkdownReportTest {
     return new RunResult(r.system(), r.workload(), r.recordBytes(), r.profile(), r.slowDisk(),
         r.samples(), r.throughput(), r.fastHitRate(), r.p50GetMicros(), r.p99GetMicros(),
         r.oracleHitRate(), r.beladyHitRate(), r.lruHitRate(), r.peakRssBytes(), r.loadSeconds(),
-        r.runSeconds(), rate);
+        r.runSeconds(), rate, r.slowDiskReads());
   }
 
   @Test
@@ -108,11 +109,12 @@ class MarkdownReportTest {
   void valuesThatAreNotNumbersShowAsADash() {
     RunResult writeOnly = new RunResult("hotrap", "wo-uniform", 1024, "quick", "unthrottled",
         List.of(), 800, Double.NaN, Double.NaN, Double.NaN, 0.5, Double.NaN, Double.NaN, 1, 1, 1,
-        Double.NaN);
+        Double.NaN, SlowDiskReads.UNMEASURED);
 
     String md = MarkdownReport.render(List.of(writeOnly), "t", null, null);
 
-    assertTrue(md.contains("| hotrap | 800 | – | 50.0% | – | – | – | – / – | – | – | – |"), md);
+    assertTrue(md.contains("| hotrap | 800 | – | 50.0% | – | – | – | – / – | – / – | – | – | – |"),
+        md);
     assertFalse(md.contains("Command"), md);
   }
 

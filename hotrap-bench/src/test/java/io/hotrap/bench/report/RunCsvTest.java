@@ -25,7 +25,8 @@ class RunCsvTest {
     samples.add(Runs.sample(6, "hotspot-3%, \"shifted\"", 0.1 + 0.2, Double.NaN));
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "standard",
         "throttled loop7 (7:7), 500 IOPS, 64 MiB/s", samples, 51_234.5678, 0.93123, 12.3456,
-        1450.25, Double.NaN, 0.9876543, Double.NaN, 2_147_483_648L, 312.5, 600.0, 0.8125);
+        1450.25, Double.NaN, 0.9876543, Double.NaN, 2_147_483_648L, 312.5, 600.0, 0.8125,
+        new SlowDiskReads(106_213, 98_765));
     Path file = dir.resolve("runs").resolve("hotrap-ro-hotspot5-1024.csv");
 
     RunCsv.write(run, file);
@@ -38,13 +39,15 @@ class RunCsvTest {
   void aFlashCacheResultRoundTrips() throws IOException {
     RunResult run = new RunResult("sas-cache", "ru-uniform", 10264, "custom", "unthrottled",
         Runs.steady(3, 1_000.5, 0.4), 1_000.5, 0.4, 80.5, 900.25, 0.1, 0.3, 0.2, 1L << 30, 10.0,
-        60.0, 0.5,
+        60.0, 0.5, new SlowDiskReads(SlowDiskReads.UNKNOWN, 42),
         new FlashResult(0.9987, 0.4123, 123_456_789L, 0.012, 0.2345, 4_567));
     Path file = dir.resolve("sas.csv");
     RunCsv.write(run, file);
     RunResult read = RunCsv.read(file);
     assertEquals(run, read);
     assertEquals(0.9987, read.flash().lookupHitRatio());
+    assertEquals(SlowDiskReads.UNKNOWN, read.slowDiskReads().reads());
+    assertTrue(Double.isNaN(read.slowDiskReads().perSlowGet()));
     Map<String, String> row = Summary.row(read);
     assertEquals("0.9987", row.get("flash_lookup_hit_ratio"));
     assertEquals("0.4123", row.get("overall_hit_ratio"));
@@ -137,6 +140,51 @@ class RunCsvTest {
   }
 
   @Test
+  void writesTheSlowDiskReadsAndTheirRatioAndReadsThemBack() throws IOException {
+    Path file = dir.resolve("run.csv");
+    RunCsv.write(Runs.run("hotrap", "ro-hotspot5", 1024, 500.0), file);
+    String text = Files.readString(file);
+    assertTrue(text.contains("# slow_disk_reads: 123456\n# slow_tier_gets: 100000\n"
+        + "# slow_disk_reads_per_slow_get: 1.23456\n"), text);
+
+    RunResult read = RunCsv.read(file);
+
+    assertEquals(new SlowDiskReads(123_456, 100_000), read.slowDiskReads());
+    assertEquals(1.23456, read.slowDiskReads().perSlowGet(), 1e-12);
+  }
+
+  @Test
+  void aFileWrittenBeforeTheSlowDiskReadsReadsThemAsUnknown() throws IOException {
+    Path file = dir.resolve("run.csv");
+    RunResult run = Runs.run("hotrap", "ro-hotspot5", 1024, 500.0);
+    RunCsv.write(run, file);
+    String lines = "# slow_disk_reads: 123456\n# slow_tier_gets: 100000\n"
+        + "# slow_disk_reads_per_slow_get: 1.23456\n";
+    Files.writeString(file, Files.readString(file).replace(lines, ""));
+
+    RunResult read = RunCsv.read(file);
+
+    assertEquals(SlowDiskReads.UNMEASURED, read.slowDiskReads());
+    assertTrue(Double.isNaN(read.slowDiskReads().perSlowGet()));
+    assertEquals(run.blockCacheHitRate(), read.blockCacheHitRate());
+    assertEquals("", Summary.row(read).get("slow_disk_reads"));
+    assertEquals("", Summary.row(read).get("slow_disk_reads_per_slow_get"));
+  }
+
+  @Test
+  void readNamesANegativeSlowDiskCount() throws IOException {
+    Path file = dir.resolve("run.csv");
+    RunCsv.write(Runs.run("hotrap", "ro-hotspot5", 1024, 500.0), file);
+    Files.writeString(file, Files.readString(file).replace("# slow_tier_gets: 100000\n",
+        "# slow_tier_gets: -7\n"));
+
+    IOException e = assertThrows(IOException.class, () -> RunCsv.read(file));
+
+    assertTrue(e.getMessage().endsWith("slow_tier_gets must be >= 0, or -1 when unknown, but was"
+        + " -7"), e.getMessage());
+  }
+
+  @Test
   void everyRunFileOfThePublishedResultsStillReads() throws IOException {
     Path results = Path.of("..", "docs", "results");
     Assumptions.assumeTrue(Files.isDirectory(results), "no " + results.toAbsolutePath());
@@ -150,6 +198,8 @@ class RunCsvTest {
       RunResult r = RunCsv.read(f);
       boolean replayed = Files.readString(f).contains("# belady_hit_rate: ");
       assertEquals(!replayed, Double.isNaN(r.beladyHitRate()), f.toString());
+      boolean counted = Files.readString(f).contains("# slow_disk_reads: ");
+      assertEquals(counted, r.slowDiskReads().measured(), f.toString());
     }
   }
 
@@ -167,7 +217,7 @@ class RunCsvTest {
   @Test
   void writeRejectsALineBreakInTheSlowDiskDescription() {
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "quick", "loop7\n500 IOPS",
-        List.of(), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+        List.of(), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, SlowDiskReads.UNMEASURED);
 
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> RunCsv.write(run, dir.resolve("run.csv")));

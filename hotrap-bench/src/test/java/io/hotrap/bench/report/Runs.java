@@ -30,7 +30,8 @@ final class Runs {
   static RunResult run(String system, String workload, int recordBytes, double throughput,
       List<Sample> samples) {
     return new RunResult(system, workload, recordBytes, "quick", "unthrottled", samples,
-        throughput, 0.875, 12.25, 480.5, 0.95, 0.96, 0.81, 2_000 * MIB, 30.5, 60.0, 0.75);
+        throughput, 0.875, 12.25, 480.5, 0.95, 0.96, 0.81, 2_000 * MIB, 30.5, 60.0, 0.75,
+        new SlowDiskReads(123_456, 100_000));
   }
 
   static RunResult run(String system, String workload, int recordBytes, double throughput) {

@@ -23,7 +23,7 @@ class SummaryTest {
   void upsertCreatesTheFileWithFormattedValuesAndLastSampleTotals() throws IOException {
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "quick", "unthrottled",
         Runs.steady(10, 1000, 0.9), 1234.56, 0.123456, 12.345, 480.55, 0.95, 0.97654, 0.81234,
-        2048, 1, 2, 0.654321);
+        2048, 1, 2, 0.654321, new SlowDiskReads(2_000, 1_600));
 
     Summary.upsert(summary(), List.of(run));
     List<Map<String, String>> rows = Summary.read(summary());
@@ -41,6 +41,8 @@ class SummaryTest {
     assertEquals("0.9765", row.get("belady_hit_rate"));
     assertEquals("0.8123", row.get("lru_hit_rate"));
     assertEquals("0.6543", row.get("block_cache_hit_rate"));
+    assertEquals("2000", row.get("slow_disk_reads"));
+    assertEquals("1.2500", row.get("slow_disk_reads_per_slow_get"));
     assertEquals(Long.toString(10 * Runs.MIB), row.get("promoted_by_flush_bytes"));
     assertEquals(Long.toString(20 * Runs.MIB), row.get("promoted_by_compaction_bytes"));
     assertEquals(Long.toString(40 * Runs.MIB), row.get("demoted_bytes"));
@@ -103,7 +105,8 @@ class SummaryTest {
   void fieldsHoldingCommasAreQuotedAndReadBack() throws IOException {
     String disk = "throttled loop7 (7:7), 500 IOPS, 64 MiB/s";
     RunResult run = new RunResult("hotrap", "ro-hotspot5", 1024, "paper", disk,
-        Runs.steady(2, 10, 0.5), 10, 0.5, 1, 2, 0.6, 0.7, 0.4, 3, 4, 5, Double.NaN);
+        Runs.steady(2, 10, 0.5), 10, 0.5, 1, 2, 0.6, 0.7, 0.4, 3, 4, 5, Double.NaN,
+        SlowDiskReads.UNMEASURED);
 
     Summary.upsert(summary(), List.of(run));
 
@@ -116,7 +119,7 @@ class SummaryTest {
   void figuresThatAreNotNumbersAndCountersOfARunWithoutSamplesAreEmpty() throws IOException {
     RunResult run = new RunResult("rocksdb-fd", "wh-uniform", 200, "quick", "unthrottled",
         List.of(), 10, Double.NaN, Double.NaN, Double.NaN, 0.1, Double.NaN, Double.NaN, 3, 4, 5,
-        Double.NaN);
+        Double.NaN, SlowDiskReads.UNMEASURED);
 
     Summary.upsert(summary(), List.of(run));
     Map<String, String> row = Summary.read(summary()).get(0);
@@ -127,6 +130,24 @@ class SummaryTest {
     assertEquals("0.1000", row.get("oracle_hit_rate"));
     assertEquals("", row.get("belady_hit_rate"));
     assertEquals("", row.get("lru_hit_rate"));
+    assertEquals("", row.get("slow_disk_reads"));
+    assertEquals("", row.get("slow_disk_reads_per_slow_get"));
+  }
+
+  @Test
+  void slowDiskReadsOfARunWhoseGetsNeverReadTheSlowTierHaveNoRatio() throws IOException {
+    RunResult fd = Runs.run("rocksdb-fd", "ro-hotspot5", 1024, 10);
+    RunResult run = new RunResult(fd.system(), fd.workload(), fd.recordBytes(), fd.profile(),
+        fd.slowDisk(), fd.samples(), fd.throughput(), fd.fastHitRate(), fd.p50GetMicros(),
+        fd.p99GetMicros(), fd.oracleHitRate(), fd.beladyHitRate(), fd.lruHitRate(),
+        fd.peakRssBytes(), fd.loadSeconds(), fd.runSeconds(), fd.blockCacheHitRate(),
+        new SlowDiskReads(37, 0));
+
+    Summary.upsert(summary(), List.of(run));
+    Map<String, String> row = Summary.read(summary()).get(0);
+
+    assertEquals("37", row.get("slow_disk_reads"));
+    assertEquals("", row.get("slow_disk_reads_per_slow_get"));
   }
 
   @Test
@@ -144,6 +165,10 @@ class SummaryTest {
     assertEquals("", rows.get(0).get("lru_hit_rate"));
     assertEquals("0.9600", rows.get(1).get("belady_hit_rate"));
     assertEquals("0.8100", rows.get(1).get("lru_hit_rate"));
+    assertEquals("", rows.get(0).get("slow_disk_reads"));
+    assertEquals("", rows.get(0).get("slow_disk_reads_per_slow_get"));
+    assertEquals("123456", rows.get(1).get("slow_disk_reads"));
+    assertEquals("1.2346", rows.get(1).get("slow_disk_reads_per_slow_get"));
   }
 
   @Test
