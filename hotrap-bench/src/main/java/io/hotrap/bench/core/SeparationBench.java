@@ -99,8 +99,8 @@ public final class SeparationBench {
           Workload workload = Workload.parse(w, params);
           double[] r = runOne(name, config, extra, workload, threads);
           if (!keep) {
-            deleteTree(dir);
-            deleteTree(slow);
+            Directories.deleteRecursively(dir);
+            Directories.deleteRecursively(slow);
           }
           out.printf("%-14s %-18s %5d %10.0f %10.1f %10.1f %10.1f %10.1f %7s %10.3f %8.1f %10d %10.1f %10.1f%n",
               w, name, round, r[0], r[1] / mib, r[7] / mib, r[2] / mib, (r[1] + r[2]) / mib,
@@ -222,18 +222,5 @@ public final class SeparationBench {
       throw new IllegalStateException("a client failed", failure.get());
     }
     return total;
-  }
-
-  private static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
