@@ -25,7 +25,9 @@ import org.rocksdb.WriteOptions;
  * are updated often go to the column family {@code fast-hot} on the fast disk, compacted as
  * universal (tiering) runs, and every other write to {@code fast} as before. A {@link SkewDetector}
  * watches the writes; at each window it closes, if the writes are skewed, the keys written at least
- * twice become the {@link HotKeyIndex}; if not, the index is empty and separation idles.
+ * twice become the {@link HotKeyIndex}; if not, the index is empty and separation idles. While
+ * the writes are skewed, {@code fast} also takes the cold side's larger L0 and base level
+ * ({@link TierConfig#coldSide}), and its usual ones back when they are not.
  *
  * <p><b>Members.</b> A key is a <em>member</em> from the moment a write routes it to
  * {@code fast-hot} until an eviction moves it back. The rule that makes two column families read as
@@ -75,6 +77,7 @@ final class WriteHotSeparator implements AutoCloseable {
   private final StoreCounters counters;
   private final NativeDemotion nativeDemotion;
   private final boolean enabled;
+  private final HotRapOptions options;
   private final long hotShareBytes;
   private final SkewDetector detector;
   private final Set<ByteArrayKey> members = ConcurrentHashMap.newKeySet();
@@ -84,6 +87,9 @@ final class WriteHotSeparator implements AutoCloseable {
   /** Read by writers inside their shared hold; replaced only with the gate held exclusive. */
   private volatile HotKeyIndex index = HotKeyIndex.EMPTY;
   private volatile boolean closed;
+  /** Whether {@code fast} has the cold side's settings; written by the separator's thread only. */
+  private volatile boolean coldSide;
+  final LongAdder coldSideChanges = new LongAdder();
   /**
    * Runs in each eviction batch between its read of the members' versions and its commit: the
    * seam where tests put a user write to prove the commit skips it. Does nothing by default.
@@ -105,6 +111,7 @@ final class WriteHotSeparator implements AutoCloseable {
     this.evictions = counters.hotEvictions;
     this.nativeDemotion = nativeDemotion;
     this.enabled = options.writeHotSeparation();
+    this.options = options;
     this.hotShareBytes = (long) (options.fastBudgetBytes() * options.writeHotShare());
     this.detector = new SkewDetector(options.writeHotWindowBytes(), options.writeSkewThreshold(),
         options.writeSkewThreshold() * SkewDetector.DEFAULT_OFF_THRESHOLD / SkewDetector.DEFAULT_ON_THRESHOLD,
@@ -217,6 +224,7 @@ final class WriteHotSeparator implements AutoCloseable {
     }
     HotKeyIndex published = next;
     gate.commit(() -> index = published);
+    coldSide(w.skewed);
     List<ByteArrayKey> leaving = new ArrayList<>();
     for (ByteArrayKey k : members) {
       if (!published.contains(k.bytes())) {
@@ -224,6 +232,20 @@ final class WriteHotSeparator implements AutoCloseable {
       }
     }
     evict(leaving);
+  }
+
+  /**
+   * Gives {@code fast} the cold side's settings while the writes are skewed and its usual ones
+   * when they are not ({@link TierConfig#coldSide}); RocksDB applies them to the compactions it
+   * picks next. Runs on the separator's one thread, so the last window's decision is the one set.
+   */
+  private void coldSide(boolean skewed) throws RocksDBException {
+    if (skewed == coldSide) {
+      return;
+    }
+    db.setOptions(fast, TierConfig.coldSide(options, skewed));
+    coldSide = skewed;
+    coldSideChanges.increment();
   }
 
   /**
@@ -280,6 +302,11 @@ final class WriteHotSeparator implements AutoCloseable {
 
   boolean skewed() {
     return detector.skewed();
+  }
+
+  /** Whether {@code fast} has the cold side's settings ({@link TierConfig#coldSide}) now. */
+  boolean coldSideActive() {
+    return coldSide;
   }
 
   double lastVariance() {

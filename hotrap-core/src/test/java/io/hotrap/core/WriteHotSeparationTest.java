@@ -43,6 +43,18 @@ class WriteHotSeparationTest {
     return small(dir).writeHotSeparation(true).writeHotWindowBytes(16 << 10);
   }
 
+  /** A mutable setting of {@code fast} as RocksDB holds it now. */
+  private static String fastSetting(HotRapDB db, String name) throws Exception {
+    String all = db.rocks().getOptions(db.fastHandle()).build().toString();
+    for (String kv : all.split(";")) {
+      String[] p = kv.split("=", 2);
+      if (p[0].trim().equals(name)) {
+        return p[1].trim();
+      }
+    }
+    throw new AssertionError(name + " not in " + all);
+  }
+
   /** Writes every key once, then the hot keys {@code rounds} times interleaved with a few cold ones. */
   private static int[] load(HotRapDB db, int rounds) {
     int[] version = new int[KEYS];
@@ -146,6 +158,10 @@ class WriteHotSeparationTest {
       int[] version = load(db, 60);
       db.awaitBackgroundWork();
       assertTrue(db.stats().writeHotMembers() > 0);
+      assertTrue(db.separator().coldSideActive());
+      assertEquals(String.valueOf(TierConfig.COLD_L0_TRIGGER), fastSetting(db, "level0_file_num_compaction_trigger"),
+          "skewed writes give fast the cold side's L0");
+      assertEquals(String.valueOf(db.options().fastBudgetBytes() / 2), fastSetting(db, "max_bytes_for_level_base"));
       // Uniform writes of distinct keys: windows without repeats, so the index empties.
       for (int pass = 0; pass < 2; pass++) {
         for (int i = HOT; i < KEYS; i++) {
@@ -156,6 +172,9 @@ class WriteHotSeparationTest {
       HotRapStats s = db.stats();
       assertFalse(s.writeSkewed(), "distinct keys: variance " + s.writeSkewVariance());
       assertEquals(0, s.writeHotMembers(), s.toString());
+      assertFalse(db.separator().coldSideActive());
+      assertEquals(String.valueOf(TierConfig.FAST_L0_TRIGGER), fastSetting(db, "level0_file_num_compaction_trigger"),
+          "uniform writes give fast its usual L0 back");
       assertTrue(s.writeHotEvictions() > 0);
       assertTrue(raw(db, db.hotHandle()).isEmpty(), "fast-hot still holds records after eviction");
       assertNewest(db, version);
