@@ -14,7 +14,8 @@
  *       rocksdb::SecondaryCache} ({@code libhotrapsc.so}, from {@code src/main/cpp} when a C++
  *       compiler is present) whose blocks live in a Java {@link
  *       io.hotrap.jni.SecondaryCacheBackend}; {@link io.hotrap.jni.SstFileGroups} maps SST files
- *       to the groups of their blocks, and {@code FlashSecondaryCache.available()} says whether
+ *       to the groups of their blocks, {@link io.hotrap.jni.SstGroupListener} reports new and
+ *       dead groups from RocksDB's events, and {@code FlashSecondaryCache.available()} says whether
  *       the library loaded and why not.
  * </ul>
  *

@@ -47,6 +47,17 @@ final class MapBackend implements SecondaryCacheBackend {
     blocks.put(ByteBuffer.wrap(key), value);
   }
 
+  /** Drops every block of {@code group}, as a flash cache's group invalidation does. */
+  void invalidateGroup(long group) {
+    blocks.keySet().removeIf(key -> SstFileGroups.ofKey(bytes(key)) == group);
+  }
+
+  private static byte[] bytes(ByteBuffer key) {
+    byte[] b = new byte[key.remaining()];
+    key.duplicate().get(b);
+    return b;
+  }
+
   @Override
   public void erase(byte[] key) {
     blocks.remove(ByteBuffer.wrap(key));
