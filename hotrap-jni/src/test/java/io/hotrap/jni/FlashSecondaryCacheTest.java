@@ -111,7 +111,7 @@ class FlashSecondaryCacheTest {
         CachedDb db = CachedDb.open(dir, cache)) {
       assertEquals(3 << 20, cache.capacity());
 
-      String log = Files.readString(dir.resolve("LOG"));
+      String log = Files.readString(db.dir.resolve("LOG"));
       assertTrue(log.contains("capacity : " + (3 << 20) + "\n"), "capacity in LOG");
       assertTrue(log.contains("num_shard_bits : 5\n"), "num_shard_bits in LOG");
       assertTrue(log.contains("high_pri_pool_ratio: 0.250\n"), "high_pri_pool_ratio in LOG");
