@@ -38,14 +38,13 @@ static int collect(struct dl_phdr_info *info, size_t size, void *data) {
   return 0;
 }
 
-const char *rocksdb_capi_resolve(rocksdb_capi *api, char *buf, size_t buf_len) {
+void *rocksdb_library_open(const char *marker, char *buf, size_t buf_len) {
   candidates c;
   memset(&c, 0, sizeof(c));
   /* Paths are copied out first: dlopen is not called while dl_iterate_phdr holds the loader's lock. */
   dl_iterate_phdr(collect, &c);
 
-  rocksdb_capi found;
-  memset(&found, 0, sizeof(found));
+  void *found = NULL;
   int matches = 0;
   const char *first = NULL;
   for (int i = 0; i < c.count; i++) {
@@ -54,40 +53,50 @@ const char *rocksdb_capi_resolve(rocksdb_capi *api, char *buf, size_t buf_len) {
     if (handle == NULL) {
       continue;
     }
-    void *create = dlsym(handle, "rocksdb_compactionfilter_create");
-    void *destroy = dlsym(handle, "rocksdb_compactionfilter_destroy");
-    if (create == NULL || destroy == NULL) {
+    if (dlsym(handle, marker) == NULL) {
       dlclose(handle);
       continue;
     }
     if (++matches == 1) {
       first = c.paths[i];
-      *(void **)&found.compactionfilter_create = create;
-      *(void **)&found.compactionfilter_destroy = destroy;
+      found = handle;
     } else {
       dlclose(handle);
     }
   }
 
-  const char *error = NULL;
   if (matches == 0) {
     if (c.count == 0) {
       snprintf(buf, buf_len, "no library named *rocksdbjni* is loaded in this process");
     } else {
-      snprintf(buf, buf_len, "no loaded *rocksdbjni* library exports rocksdb_compactionfilter_create (%s)",
-               c.paths[0]);
+      snprintf(buf, buf_len, "no loaded *rocksdbjni* library exports %s (%s)", marker, c.paths[0]);
     }
-    error = buf;
   } else if (matches > 1 || c.overflow) {
     /* RocksJava's classes are bound to one of them and we cannot tell which. */
     snprintf(buf, buf_len, "%d rocksdbjni libraries are loaded (first: %s); refusing to guess",
              matches, first);
-    error = buf;
-  } else {
-    *api = found;
+    dlclose(found);
+    found = NULL;
   }
   for (int i = 0; i < c.count; i++) {
     free(c.paths[i]);
   }
-  return error;
+  return found;
+}
+
+const char *rocksdb_capi_resolve(rocksdb_capi *api, char *buf, size_t buf_len) {
+  void *handle = rocksdb_library_open("rocksdb_compactionfilter_create", buf, buf_len);
+  if (handle == NULL) {
+    return buf;
+  }
+  void *create = dlsym(handle, "rocksdb_compactionfilter_create");
+  void *destroy = dlsym(handle, "rocksdb_compactionfilter_destroy");
+  if (create == NULL || destroy == NULL) {
+    snprintf(buf, buf_len, "the rocksdbjni library exports rocksdb_compactionfilter_create"
+             " but not rocksdb_compactionfilter_destroy");
+    return buf;
+  }
+  *(void **)&api->compactionfilter_create = create;
+  *(void **)&api->compactionfilter_destroy = destroy;
+  return NULL;
 }

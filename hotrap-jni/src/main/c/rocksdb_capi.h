@@ -33,10 +33,24 @@ typedef struct rocksdb_capi {
   void (*compactionfilter_destroy)(rocksdb_compactionfilter_t *);
 } rocksdb_capi;
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Returns a dlopen handle (never closed) on the one loaded library named *rocksdbjni* that exports
+ * the symbol `marker`, or NULL with a message in buf (of buf_len bytes) saying why there is none.
+ */
+void *rocksdb_library_open(const char *marker, char *buf, size_t buf_len);
+
 /*
  * Finds the loaded rocksdbjni library and resolves the functions above into *api. Returns NULL on
  * success, else a message saying what is missing, written into buf (of buf_len bytes).
  */
 const char *rocksdb_capi_resolve(rocksdb_capi *api, char *buf, size_t buf_len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,12 +1,5 @@
 package io.hotrap.jni;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URISyntaxException;
-import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Locale;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.rocksdb.RocksDB;
@@ -39,7 +32,7 @@ public final class NativeHooks {
   public static final String LIBRARY_PATH_PROPERTY = "hotrap.jni.library";
 
   static final String LIBRARY_FILE = "libhotrapjni.so";
-  static final String RESOURCE = "/native/linux-x86_64/" + LIBRARY_FILE;
+  static final String RESOURCE = NativeLibraryLoader.RESOURCE_DIR + LIBRARY_FILE;
 
   private static final Logger LOG = Logger.getLogger(NativeHooks.class.getName());
   private static final String UNAVAILABLE_REASON = load();
@@ -65,60 +58,18 @@ public final class NativeHooks {
   }
 
   private static String load() {
-    String reason;
-    try {
-      reason = tryLoad();
-    } catch (IOException | RuntimeException | LinkageError e) {
-      reason = "loading " + LIBRARY_FILE + " failed: " + e;
+    String reason = NativeLibraryLoader.load(LIBRARY_FILE, LIBRARY_PATH_PROPERTY);
+    if (reason == null) {
+      try {
+        String missing = NativeMethods.resolve();
+        reason = missing == null ? null : "RocksDB's C API not found: " + missing;
+      } catch (LinkageError e) {
+        reason = "loading " + LIBRARY_FILE + " failed: " + e;
+      }
     }
     if (reason != null) {
       LOG.log(Level.INFO, "native compaction hooks unavailable: {0}", reason);
     }
     return reason;
-  }
-
-  private static String tryLoad() throws IOException {
-    String os = System.getProperty("os.name", "");
-    String arch = System.getProperty("os.arch", "");
-    if (!os.toLowerCase(Locale.ROOT).startsWith("linux")
-        || !(arch.equals("amd64") || arch.equals("x86_64"))) {
-      return "no native library for " + os + "/" + arch + " (built for Linux x86-64 only)";
-    }
-    RocksDB.loadLibrary();
-
-    Path library;
-    String override = System.getProperty(LIBRARY_PATH_PROPERTY);
-    if (override != null) {
-      library = Path.of(override).toAbsolutePath();
-      if (!Files.isRegularFile(library)) {
-        return LIBRARY_PATH_PROPERTY + " names no file: " + library;
-      }
-    } else {
-      URL url = NativeHooks.class.getResource(RESOURCE);
-      if (url == null) {
-        return "no " + RESOURCE + " on the class path (the build skipped the native library;"
-            + " was a C compiler or the JDK's JNI headers missing?)";
-      }
-      library = "file".equals(url.getProtocol()) ? fileOf(url) : extract(url);
-    }
-    System.load(library.toString());
-    String missing = NativeMethods.resolve();
-    return missing == null ? null : "RocksDB's C API not found: " + missing;
-  }
-
-  private static Path fileOf(URL url) {
-    try {
-      return Path.of(url.toURI());
-    } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("unusable library URL " + url, e);
-    }
-  }
-
-  private static Path extract(URL url) throws IOException {
-    byte[] bytes;
-    try (InputStream in = url.openStream()) {
-      bytes = in.readAllBytes();
-    }
-    return LibraryCache.extract(bytes, LIBRARY_FILE, LibraryCache.defaultRoot());
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Compaction hooks for RocksJava (DESIGN §8): a native compaction filter that removes demoted
- * records from the fast tier without tombstones.
+ * Native hooks for RocksJava: a compaction filter that removes demoted records from the fast tier
+ * without tombstones (DESIGN §8), and a block-level secondary cache over a Java store (§14).
  *
  * <ul>
  *   <li>{@link io.hotrap.jni.NativeHooks}: whether the module's C library ({@code libhotrapjni.so},
@@ -10,6 +10,13 @@
  *       RocksDB's C API found in the already loaded rocksdbjni library, handed to RocksJava as an
  *       {@link org.rocksdb.AbstractCompactionFilter}.
  *   <li>{@link io.hotrap.jni.ValueHash}: the value hash, identical in Java and C.
+ *   <li>{@link io.hotrap.jni.FlashSecondaryCache}: an LRU block cache over a C++ {@code
+ *       rocksdb::SecondaryCache} ({@code libhotrapsc.so}, from {@code src/main/cpp} when a C++
+ *       compiler is present) whose blocks live in a Java {@link
+ *       io.hotrap.jni.SecondaryCacheBackend}; {@link io.hotrap.jni.SstFileGroups} maps SST files
+ *       to the groups of their blocks, {@link io.hotrap.jni.SstGroupListener} reports new and
+ *       dead groups from RocksDB's events, and {@code FlashSecondaryCache.available()} says whether
+ *       the library loaded and why not.
  * </ul>
  *
  * <p>Where the library is unavailable (another platform, a build without a C compiler), {@code

@@ -11,4 +11,11 @@ final class NativeAssumptions {
         NativeHooks.available(),
         () -> "skipped: native compaction hooks unavailable: " + NativeHooks.unavailableReason());
   }
+
+  static void assumeSecondaryCache() {
+    Assumptions.assumeTrue(
+        FlashSecondaryCache.available(),
+        () -> "skipped: native secondary cache unavailable: "
+            + FlashSecondaryCache.unavailableReason());
+  }
 }

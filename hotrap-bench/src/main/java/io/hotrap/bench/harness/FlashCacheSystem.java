@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 import org.rocksdb.AbstractEventListener;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -53,9 +54,11 @@ import org.rocksdb.WriteOptions;
  *       disk, under the block cache.
  * </ul>
  *
- * <p><b>Record level standing in for block level.</b> The block-level {@code SecondaryCache} of
- * the issue is not built (RocksJava has none and a native one needs RocksDB's C++ headers), so both
- * flash systems cache records, keyed by the user key, behind a get path of three steps: the
+ * <p><b>Record level standing in for block level.</b> {@link Systems} opens {@code rocksdb-sc} and
+ * {@code sas-cache} at block level ({@link BlockFlashCacheSystem}) where the native secondary
+ * cache of {@code hotrap-jni} is available, and with this class otherwise (or with
+ * {@code -Dhotrap.bench.flashLevel=record}). Here both flash systems cache records, keyed by the
+ * user key, behind a get path of three steps: the
  * memtables and block cache without I/O, then the flash cache, then the slow disk. To keep the
  * semantics the three ideas act on, a cached record carries the SST file it was read from
  * ({@link SstGroups}, an approximation) and, as a block would, dies with that file: a hit on a
@@ -91,6 +94,8 @@ final class FlashCacheSystem implements BenchSystem {
   /** An item: the group (8 bytes), the value's length (4), the value, padding to the block size. */
   private static final int HEADER_BYTES = Long.BYTES + Integer.BYTES;
   private static final int LEVEL_MULTIPLIER = 10;
+  /** SAS-Cache's insertion control remembers the last 10 deleted files (§IV-B). */
+  static final int SAS_INVALID_GROUPS = 10;
 
   static {
     HotRapDB.loadNativeLibrary(); // before the native option objects below are created
@@ -136,17 +141,7 @@ final class FlashCacheSystem implements BenchSystem {
       Matrix.deleteTree(cacheDir); // every run starts with a cold cache
       Files.createDirectories(cacheDir);
       if (kind != Kind.PERSISTENT) {
-        fc = FlashCache.builder()
-            .directory(cacheDir)
-            .flashBytes(config.fastBudgetBytes())
-            .regionBytes(regionBytes(config.fastBudgetBytes()))
-            .dramBytes(Math.min(MAX_DRAM_BYTES, config.fastBudgetBytes() / FLASH_TO_DRAM))
-            .bypassFilter(kind == Kind.SAS)
-            .invalidGroupsRemembered(kind == Kind.SAS ? 10 : 0)
-            .warmRestart(false)
-            .averageItemBytes(1024)
-            .admissionObserver(this::admitting)
-            .build();
+        fc = newFlashCache(cacheDir, config, kind == Kind.SAS, this::admitting);
         resources.add(fc);
       }
       this.cache = fc;
@@ -181,25 +176,7 @@ final class FlashCacheSystem implements BenchSystem {
       statistics = track(new Statistics());
       statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
       Listener listener = track(new Listener());
-      Options options = track(new Options()
-          .setCreateIfMissing(true)
-          .setWalDir(fast.resolve("wal").toString())
-          .setMaxBackgroundJobs(o.backgroundJobs())
-          .setUseDirectReads(o.directReads())
-          .setUseDirectIoForFlushAndCompaction(o.directIoForFlushAndCompaction())
-          .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
-          .setKeepLogFileNum(2)
-          .setStatistics(statistics)
-          .setWriteBufferSize(o.writeBufferBytes())
-          .setMaxWriteBufferNumber(2)
-          .setTargetFileSizeBase(o.fastTargetFileBytes())
-          .setMaxBytesForLevelMultiplier(LEVEL_MULTIPLIER)
-          .setMaxBytesForLevelBase(Math.max(4 * o.fastTargetFileBytes(),
-              config.fastBudgetBytes() / 10))
-          .setLevelCompactionDynamicLevelBytes(true)
-          .setCompressionType(o.fastCompression())
-          .setListeners(List.of(listener))
-          .setTableFormatConfig(table));
+      Options options = track(rocksDbOptions(o, config, fast, statistics, listener, table));
       db = RocksDB.open(options, slow.toString());
       groups.refresh(db);
       ok = true;
@@ -210,6 +187,49 @@ final class FlashCacheSystem implements BenchSystem {
         closeResources();
       }
     }
+  }
+
+  /**
+   * The flash cache of {@code rocksdb-sc} ({@code sas} false: no bypass filter, no insertion
+   * control) or {@code sas-cache}, on the whole fast budget, starting cold.
+   */
+  static FlashCache newFlashCache(Path cacheDir, SystemConfig config, boolean sas,
+      LongConsumer admissionObserver) throws IOException {
+    return FlashCache.builder()
+        .directory(cacheDir)
+        .flashBytes(config.fastBudgetBytes())
+        .regionBytes(regionBytes(config.fastBudgetBytes()))
+        .dramBytes(Math.min(MAX_DRAM_BYTES, config.fastBudgetBytes() / FLASH_TO_DRAM))
+        .bypassFilter(sas)
+        .invalidGroupsRemembered(sas ? SAS_INVALID_GROUPS : 0)
+        .warmRestart(false)
+        .averageItemBytes(1024)
+        .admissionObserver(admissionObserver)
+        .build();
+  }
+
+  /** RocksDB wholly on the slow disk with {@code rocksdb-fd}'s settings and the WAL on fast. */
+  static Options rocksDbOptions(HotRapOptions o, SystemConfig config, Path fast,
+      Statistics statistics, AbstractEventListener listener, BlockBasedTableConfig table) {
+    return new Options()
+        .setCreateIfMissing(true)
+        .setWalDir(fast.resolve("wal").toString())
+        .setMaxBackgroundJobs(o.backgroundJobs())
+        .setUseDirectReads(o.directReads())
+        .setUseDirectIoForFlushAndCompaction(o.directIoForFlushAndCompaction())
+        .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
+        .setKeepLogFileNum(2)
+        .setStatistics(statistics)
+        .setWriteBufferSize(o.writeBufferBytes())
+        .setMaxWriteBufferNumber(2)
+        .setTargetFileSizeBase(o.fastTargetFileBytes())
+        .setMaxBytesForLevelMultiplier(LEVEL_MULTIPLIER)
+        .setMaxBytesForLevelBase(Math.max(4 * o.fastTargetFileBytes(),
+            config.fastBudgetBytes() / 10))
+        .setLevelCompactionDynamicLevelBytes(true)
+        .setCompressionType(o.fastCompression())
+        .setListeners(List.of(listener))
+        .setTableFormatConfig(table);
   }
 
   /** A 64th of the flash, 4 KiB-aligned, in [64 KiB, 16 MiB] (the cache's default floor is 1 MiB). */

@@ -67,9 +67,9 @@ public final class Systems {
       case "hotrap-separated":
         return hotrap(name, config, extra, b -> b.writeHotSeparation(true));
       case "rocksdb-sc":
-        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.PLAIN, true);
+        return flashSystem(name, config, false);
       case "sas-cache":
-        return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.SAS, true);
+        return flashSystem(name, config, true);
       case "sas-cache-rec":
         return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.SAS, false);
       case "rocksdb-pcache":
@@ -87,6 +87,46 @@ public final class Systems {
       default:
         throw unknown(name);
     }
+  }
+
+  /**
+   * {@code rocksdb-sc} or {@code sas-cache}: at block level ({@link BlockFlashCacheSystem}) where
+   * the native secondary cache is available and {@value #FLASH_LEVEL_PROPERTY} is not {@code
+   * record}; else the record-level stand-in ({@link FlashCacheSystem}), with a note on stderr
+   * saying why.
+   */
+  static BenchSystem flashSystem(String name, SystemConfig config, boolean sas) {
+    if (blockLevelFlash()) {
+      return new BlockFlashCacheSystem(name, config, sas);
+    }
+    return new FlashCacheSystem(
+        name, config, sas ? FlashCacheSystem.Kind.SAS : FlashCacheSystem.Kind.PLAIN, true);
+  }
+
+  /** System property: {@code block} (the default) or {@code record}, the level of the flash systems. */
+  public static final String FLASH_LEVEL_PROPERTY = "hotrap.bench.flashLevel";
+
+  private static final java.util.concurrent.atomic.AtomicBoolean FLASH_LEVEL_NOTED =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** Whether the flash systems run at block level. */
+  static boolean blockLevelFlash() {
+    String level = System.getProperty(FLASH_LEVEL_PROPERTY, "block");
+    if (!level.equals("block") && !level.equals("record")) {
+      throw new IllegalArgumentException(
+          FLASH_LEVEL_PROPERTY + " must be block or record, was '" + level + "'");
+    }
+    if (level.equals("record")) {
+      return false;
+    }
+    if (!BlockFlashCacheSystem.available()) {
+      if (FLASH_LEVEL_NOTED.compareAndSet(false, true)) {
+        System.err.println("rocksdb-sc, sas-cache: record-level stand-in; the block-level"
+            + " secondary cache is unavailable: " + BlockFlashCacheSystem.unavailableReason());
+      }
+      return false;
+    }
+    return true;
   }
 
   private static BenchSystem hotrap(String name, SystemConfig config,

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The record-level stand-ins for a secondary cache under RocksDB: they serve what was written,
- * however the cache and compaction interleave, and count what the report needs.
+ * The record-level stand-ins for a secondary cache under RocksDB (built directly: {@link Systems}
+ * picks the block level where it is available): they serve what was written, however the cache
+ * and compaction interleave, and count what the report needs.
  */
 @Timeout(120)
 class FlashCacheSystemTest {
@@ -30,11 +31,15 @@ class FlashCacheSystemTest {
     return new SystemConfig(dir.resolve("fast"), dir.resolve("slow"), BUDGET, false);
   }
 
+  private BenchSystem recordLevel(String name, FlashCacheSystem.Kind kind) {
+    return new FlashCacheSystem(name, config(), kind, true);
+  }
+
   /**
    * Loads enough records for compactions, reads, overwrites part, compacts again and reads: every
    * read returns the last value written, with the cache serving part of them.
    */
-  private static void readsSeeEveryWrite(BenchSystem s) {
+  static void readsSeeEveryWrite(BenchSystem s) {
     int records = 12_000;
     Random r = new Random(1);
     byte[][] model = new byte[records][];
@@ -59,7 +64,7 @@ class FlashCacheSystemTest {
 
   @Test
   void theSasCacheServesNewestValuesAndBypassesLookupsItWouldMiss() {
-    try (BenchSystem s = Systems.open("sas-cache", config())) {
+    try (BenchSystem s = recordLevel("sas-cache", FlashCacheSystem.Kind.SAS)) {
       readsSeeEveryWrite(s);
       BenchSystem.FlashCounters f = s.flash();
       assertTrue(f.hits() > 0, "the cache served gets: " + f);
@@ -71,7 +76,7 @@ class FlashCacheSystemTest {
   @Test
   void recordSizedItemsLetTheSameFlashHoldMoreRecords() {
     long blockBytesWritten;
-    try (BenchSystem s = Systems.open("sas-cache", config())) {
+    try (BenchSystem s = recordLevel("sas-cache", FlashCacheSystem.Kind.SAS)) {
       readsSeeEveryWrite(s);
       blockBytesWritten = s.flash().bytesWritten();
     }
@@ -85,7 +90,7 @@ class FlashCacheSystemTest {
 
   @Test
   void thePlainSecondaryCacheLooksUpEveryMiss() {
-    try (BenchSystem s = Systems.open("rocksdb-sc", config())) {
+    try (BenchSystem s = recordLevel("rocksdb-sc", FlashCacheSystem.Kind.PLAIN)) {
       readsSeeEveryWrite(s);
       BenchSystem.FlashCounters f = s.flash();
       assertTrue(f.hits() > 0, "the cache served gets: " + f);

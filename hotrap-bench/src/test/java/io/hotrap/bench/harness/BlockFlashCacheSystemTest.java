@@ -1,0 +1,79 @@
+package io.hotrap.bench.harness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code rocksdb-sc} and {@code sas-cache} at block level: RocksDB's block cache over the native
+ * secondary cache, over a FlashCache. They serve what was written while compactions rewrite the
+ * files whose blocks the cache holds.
+ */
+@Timeout(180)
+class BlockFlashCacheSystemTest {
+  @TempDir Path dir;
+
+  private SystemConfig config() {
+    return new SystemConfig(dir.resolve("fast"), dir.resolve("slow"), FlashCacheSystemTest.BUDGET,
+        false);
+  }
+
+  private static void assumeBlockLevel() {
+    Assumptions.assumeTrue(BlockFlashCacheSystem.available(),
+        () -> "skipped: block-level secondary cache unavailable: "
+            + BlockFlashCacheSystem.unavailableReason());
+  }
+
+  @Test
+  void theSasCacheAtBlockLevelServesNewestValuesFromFlashAndBypassesLookupsItWouldMiss() {
+    assumeBlockLevel();
+    try (BenchSystem s = Systems.open("sas-cache", config())) {
+      assertInstanceOf(BlockFlashCacheSystem.class, s);
+      FlashCacheSystemTest.readsSeeEveryWrite(s);
+      BenchSystem.FlashCounters f = s.flash();
+      assertTrue(f.hits() > 0, "flash served blocks: " + f);
+      assertTrue(f.bypassed() > 0, "the filter bypassed lookups: " + f);
+      assertTrue(f.offered() > 0 && f.bytesWritten() > 0, f.toString());
+      assertTrue(f.getsWithoutSlowRead() > 0 && f.getsWithoutSlowRead() <= f.gets(), f.toString());
+    }
+  }
+
+  @Test
+  void thePlainSecondaryCacheAtBlockLevelLooksUpEveryMiss() {
+    assumeBlockLevel();
+    try (BenchSystem s = Systems.open("rocksdb-sc", config())) {
+      assertInstanceOf(BlockFlashCacheSystem.class, s);
+      FlashCacheSystemTest.readsSeeEveryWrite(s);
+      BenchSystem.FlashCounters f = s.flash();
+      assertTrue(f.hits() > 0, "flash served blocks: " + f);
+      assertEquals(0, f.bypassed());
+      assertEquals(0, f.dropped(), "no insertion control");
+    }
+  }
+
+  @Test
+  void aPropertySelectsTheRecordLevelStandIn() {
+    String old = System.getProperty(Systems.FLASH_LEVEL_PROPERTY);
+    try {
+      System.setProperty(Systems.FLASH_LEVEL_PROPERTY, "record");
+      try (BenchSystem s = Systems.open("rocksdb-sc", config())) {
+        assertInstanceOf(FlashCacheSystem.class, s);
+      }
+      System.setProperty(Systems.FLASH_LEVEL_PROPERTY, "page");
+      assertThrows(IllegalArgumentException.class, () -> Systems.open("rocksdb-sc", config()));
+    } finally {
+      if (old == null) {
+        System.clearProperty(Systems.FLASH_LEVEL_PROPERTY);
+      } else {
+        System.setProperty(Systems.FLASH_LEVEL_PROPERTY, old);
+      }
+    }
+  }
+}
