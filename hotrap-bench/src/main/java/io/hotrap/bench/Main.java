@@ -43,6 +43,10 @@ public final class Main {
       "               [--threads 2] [--workloads UH-zipf0.99,UH-zipf1.1,UH-zipf1.2,UH-zipf1.3,WH-uniform]",
       "               [--systems hotrap,hotrap-separated] [--write-buffer-kib N] [--hot-window-kib N]",
       "               [--rounds 1] [--value-bytes 1000] [--seed 7] [--keep false]",
+      "  separation-cost  a writer's CPU per put with write-hot separation on (idle under uniform",
+      "               writes) against off, in alternating blocks [--dir hotrap-data/separation-cost]",
+      "               [--keys 500000] [--value-bytes 1000] [--blocks 20] [--block-puts 50000]",
+      "               [--window-kib 800]",
       "  skew         the write-skew detector's variance per key distribution, against its threshold",
       "               [--dir hotrap-data/skew] [--budget-mib 16] [--windows 20] [--value-bytes 1000]",
       "               [--distributions uniform,hotspot5,...,zipf1.3] [--seed 7]",
@@ -102,6 +106,9 @@ public final class Main {
           return 0;
         case "separation":
           io.hotrap.bench.core.SeparationBench.run(rest, out);
+          return 0;
+        case "separation-cost":
+          io.hotrap.bench.core.SeparationCost.run(rest, out);
           return 0;
         case "skew":
           io.hotrap.bench.core.SkewTable.run(rest, out);
