@@ -1,6 +1,8 @@
 package io.hotrap.jni;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,11 +30,12 @@ import org.rocksdb.TableFileDeletionInfo;
  * <ul>
  *   <li>A table file created by a flush or a compaction: its group is computed (from the file, on
  *       RocksDB's thread) and remembered, and {@code created} is called with it.
- *   <li>A compaction completed: the groups of its input files are forgotten and {@code
- *       invalidated} is called with each. From then on only readers of an older version (an
- *       iterator or snapshot opened before) read those files, so their blocks are no longer
- *       worth flash space; a block such a reader brings back is a wasted insert, not a wrong
- *       value, since a file's blocks never change.
+ *   <li>A compaction completed: the groups of the input files it consumed are forgotten and
+ *       {@code invalidated} is called with each; a file it moved to another level without
+ *       rewriting it (a trivial move, listed as input and output) keeps its group. From then on
+ *       only readers of an older version (an iterator or snapshot opened before) read the
+ *       consumed files, so their blocks are no longer worth flash space; a block such a reader
+ *       brings back is a wasted insert, not a wrong value, since a file's blocks never change.
  *   <li>A table file deleted (after compaction, or otherwise): its group, if still remembered, is
  *       forgotten and {@code invalidated}.
  * </ul>
@@ -111,7 +114,7 @@ public final class SstGroupListener extends AbstractEventListener {
   public void onCompactionCompleted(RocksDB db, CompactionJobInfo info) {
     try {
       if (ok(info.status())) {
-        forget(info.inputFiles());
+        forget(consumedFiles(info.inputFiles(), info.outputFiles()));
       }
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "handling a completed compaction failed", e);
@@ -125,6 +128,29 @@ public final class SstGroupListener extends AbstractEventListener {
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "handling a deleted table file failed", e);
     }
+  }
+
+  /**
+   * The input files a compaction consumed: those not among its outputs (paths as RocksDB's
+   * {@code CompactionJobInfo} gives them). A trivial move (a file pushed down a level without
+   * being rewritten, RocksDB's {@code Compaction::IsTrivialMove}) lists the file as both input and
+   * output; it lives on, and so do its blocks. Needs no native library.
+   */
+  public static List<String> consumedFiles(List<String> inputs, List<String> outputs) {
+    if (outputs.isEmpty()) {
+      return inputs;
+    }
+    Set<Path> kept = new HashSet<>();
+    for (String name : outputs) {
+      kept.add(Path.of(name).normalize());
+    }
+    List<String> consumed = new ArrayList<>(inputs.size());
+    for (String name : inputs) {
+      if (!kept.contains(Path.of(name).normalize())) {
+        consumed.add(name);
+      }
+    }
+    return consumed;
   }
 
   private boolean remember(Path file) {

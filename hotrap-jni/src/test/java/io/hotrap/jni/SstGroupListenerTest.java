@@ -119,6 +119,29 @@ class SstGroupListenerTest {
   }
 
   @Test
+  void aFileACompactionMovesToAnotherLevelKeepsItsGroup() throws Exception {
+    NativeAssumptions.assumeSecondaryCache();
+    SstGroupListener listener = new SstGroupListener(created::add, invalidated::add);
+    try (listener;
+        FlashSecondaryCache cache =
+            FlashSecondaryCache.builder(backend).capacity(128 * 1024).numShardBits(2).build();
+        CachedDb db = CachedDb.open(dir, cache, listener)) {
+      db.load(RECORDS, 1);
+      LiveFileMetaData before = db.files().get(0);
+      long group = SstFileGroups.ofFile(db.pathOf(before));
+
+      db.db.compactRange(); // one file, nothing below it: RocksDB moves it instead of rewriting it
+
+      LiveFileMetaData after = db.files().get(0);
+      assertEquals(before.fileName(), after.fileName(), "the same file");
+      assertTrue(after.level() != before.level(), "moved from L" + before.level());
+      assertTrue(invalidated.isEmpty(), "a moved file was invalidated: " + invalidated);
+      assertEquals(Set.of(group), listener.groups());
+      readAll(db, RECORDS);
+    }
+  }
+
+  @Test
   void trackFindsTheFilesOfAReopenedDatabase() throws Exception {
     NativeAssumptions.assumeSecondaryCache();
     Set<Long> live;

@@ -101,6 +101,21 @@ final class BlockCacheProbe implements AutoCloseable {
     }
   }
 
+  /**
+   * The calling thread's perf context, counting: the thread's perf level is raised to
+   * {@link PerfLevel#ENABLE_COUNT} if it is below. The context belongs to the calling thread; read
+   * it only there. For systems that tell from the context whether one get read the disk.
+   */
+  static PerfContext countingContext() {
+    RocksDB perf = PerfAccess.INSTANCE;
+    PerfLevel level = perf.getPerfLevel();
+    if (level == PerfLevel.UNINITIALIZED || level == PerfLevel.DISABLE
+        || level == PerfLevel.OUT_OF_BOUNDS) {
+      perf.setPerfLevel(PerfLevel.ENABLE_COUNT);
+    }
+    return perf.getPerfContext();
+  }
+
   /** {@code hits / (hits + misses)}, NaN when there was no lookup. */
   static double hitRate(long hits, long misses) {
     long lookups = hits + misses;

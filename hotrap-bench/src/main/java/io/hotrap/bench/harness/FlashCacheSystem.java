@@ -4,6 +4,7 @@ import io.hotrap.cache.flash.FlashCache;
 import io.hotrap.cache.flash.FlashCacheStats;
 import io.hotrap.core.HotRapDB;
 import io.hotrap.core.HotRapOptions;
+import io.hotrap.jni.SstGroupListener;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -46,7 +47,8 @@ import org.rocksdb.WriteOptions;
  *   <li>{@code rocksdb-sc}: a plain secondary cache, the shape of Meta's De-SCache: a
  *       {@link FlashCache} with no bypass filter, every record read from the slow disk inserted.
  *   <li>{@code sas-cache}: the same with SAS-Cache's three ideas: the bypass filter, insertion
- *       control (a FIFO of the last 10 deleted files; DRAM evictions into it are dropped) and
+ *       control (a FIFO of the last deleted files, SAS-Cache's 10 scaled to this harness's
+ *       smaller files, {@link #invalidGroupsRemembered}; puts into them are dropped) and
  *       compaction-aware eviction (the records of a compaction's input files are purged in the
  *       background). Prefetching the blocks of new files is not run: it would read every file a
  *       compaction writes back from the slow disk.
@@ -96,6 +98,11 @@ final class FlashCacheSystem implements BenchSystem {
   private static final int LEVEL_MULTIPLIER = 10;
   /** SAS-Cache's insertion control remembers the last 10 deleted files (§IV-B). */
   static final int SAS_INVALID_GROUPS = 10;
+  /**
+   * The deleted bytes SAS-Cache's queue spans, in block caches: 10 files of RocksDB's default 64
+   * MiB under its 256 MiB block cache (DESIGN.md §14) is 2.5 block caches of deleted files.
+   */
+  static final double SAS_INVALID_BLOCK_CACHES = 10 * 64.0 / 256;
 
   static {
     HotRapDB.loadNativeLibrary(); // before the native option objects below are created
@@ -201,11 +208,28 @@ final class FlashCacheSystem implements BenchSystem {
         .regionBytes(regionBytes(config.fastBudgetBytes()))
         .dramBytes(Math.min(MAX_DRAM_BYTES, config.fastBudgetBytes() / FLASH_TO_DRAM))
         .bypassFilter(sas)
-        .invalidGroupsRemembered(sas ? SAS_INVALID_GROUPS : 0)
+        .invalidGroupsRemembered(sas ? invalidGroupsRemembered(config.shared()) : 0)
         .warmRestart(false)
         .averageItemBytes(1024)
         .admissionObserver(admissionObserver)
         .build();
+  }
+
+  /**
+   * SAS-Cache's queue of deleted files, scaled to this harness's files: as many as span the
+   * deleted bytes its 10 files span against the block cache ({@link #SAS_INVALID_BLOCK_CACHES}),
+   * at least 10. The queue must hold a file for at least one block-cache residence time, since
+   * the blocks it rejects are those the block cache evicts after their file was deleted. The
+   * harness's files are a 160th of the budget (205 KiB at 32 MiB, against 64 MiB), and under
+   * SAS-Cache's 90%-read mix at 32 MiB compactions deleted 45–70 of them a second, so a queue of
+   * 10 held a file for a fraction of a second: on ru-zipf it dropped about 450 blocks a run while
+   * 10–11% of what reached flash came from deleted files; with 2.5 × 8 MiB / 205 KiB = 100 files
+   * it dropped about 9,500 and none reached flash (docs/results/flash-cache/block/fifo10).
+   */
+  static int invalidGroupsRemembered(HotRapOptions o) {
+    long scaled =
+        Math.round(SAS_INVALID_BLOCK_CACHES * o.blockCacheBytes() / o.fastTargetFileBytes());
+    return (int) Math.max(SAS_INVALID_GROUPS, Math.min(1 << 16, scaled));
   }
 
   /** RocksDB wholly on the slow disk with {@code rocksdb-fd}'s settings and the WAL on fast. */
@@ -405,7 +429,8 @@ final class FlashCacheSystem implements BenchSystem {
         if (st != null && st.getCode() != Status.Code.Ok) {
           return;
         }
-        long[] deleted = groups.markDeleted(info.inputFiles());
+        long[] deleted = groups.markDeleted(
+            SstGroupListener.consumedFiles(info.inputFiles(), info.outputFiles()));
         groups.refresh(rocks);
         if (kind == Kind.SAS && cache != null) {
           for (long g : deleted) {

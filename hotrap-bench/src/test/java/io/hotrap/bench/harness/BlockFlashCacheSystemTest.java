@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotrap.bench.workload.Keys;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -56,6 +58,32 @@ class BlockFlashCacheSystemTest {
       assertEquals(0, f.bypassed());
       assertEquals(0, f.dropped(), "no insertion control");
     }
+  }
+
+  @Test
+  void onlyGetsThatReadTheDiskCountAsSlowNotTheBlocksCompactionsRead() {
+    assumeBlockLevel();
+    try (BenchSystem s = Systems.open("rocksdb-sc", config())) {
+      writeAll(s, (byte) 1);
+      int gets = 1_000;
+      for (int i = 0; i < gets; i++) {
+        s.get(Keys.key(7)); // the first reads the key's block; the rest find it in the block cache
+      }
+      writeAll(s, (byte) 2); // compactions read the blocks of every file
+      BenchSystem.Counters c = s.counters();
+      assertEquals(gets, c.gets());
+      assertEquals(1, c.slowGets(), c.toString());
+      assertEquals(gets - 1, s.flash().getsWithoutSlowRead());
+    }
+  }
+
+  private static void writeAll(BenchSystem s, byte fill) {
+    byte[] value = new byte[1000];
+    Arrays.fill(value, fill);
+    for (int i = 0; i < 12_000; i++) {
+      s.put(Keys.key(i), value);
+    }
+    s.settle();
   }
 
   @Test

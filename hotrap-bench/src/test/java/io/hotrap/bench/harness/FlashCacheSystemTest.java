@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hotrap.bench.report.FlashResult;
 import io.hotrap.bench.workload.Keys;
 import io.hotrap.cache.flash.FlashCache;
+import io.hotrap.core.HotRapOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
@@ -109,6 +110,19 @@ class FlashCacheSystemTest {
     assertTrue(groups.isDead(7));
     assertTrue(!groups.isDead(8));
     assertTrue(!groups.isDead(FlashCache.NO_GROUP));
+  }
+
+  @Test
+  void theSasQueueOfDeletedFilesSpansTheDeletedBytesOfSasCachesTenFilesAgainstTheBlockCache() {
+    HotRapOptions at32 = new SystemConfig(dir.resolve("a"), dir.resolve("b"), 32L << 20, false)
+        .shared();
+    assertEquals(100, FlashCacheSystem.invalidGroupsRemembered(at32),
+        "2.5 x 8 MiB of block cache in files of 32 MiB / 160");
+    HotRapOptions large = new SystemConfig(dir.resolve("c"), dir.resolve("d"), 640L << 20, false)
+        .shared();
+    assertEquals(FlashCacheSystem.SAS_INVALID_GROUPS,
+        FlashCacheSystem.invalidGroupsRemembered(large),
+        "SAS-Cache's 10 where the block cache is 4 files, a 40th against a 160th of the budget");
   }
 
   @Test
