@@ -2,16 +2,24 @@ package io.hotrap.core;
 
 import io.hotrap.jni.ValueHash;
 import io.hotrap.ralt.HotKeyIterator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyMetaData;
 import org.rocksdb.CompactRangeOptions;
 import org.rocksdb.CompactionOptions;
+import org.rocksdb.EnvOptions;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.IngestExternalFileOptions;
 import org.rocksdb.LevelMetaData;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
@@ -22,6 +30,7 @@ import org.rocksdb.Snapshot;
 import org.rocksdb.SstFileMetaData;
 import org.rocksdb.SstFileReader;
 import org.rocksdb.SstFileReaderIterator;
+import org.rocksdb.SstFileWriter;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -77,6 +86,10 @@ final class TierMigrator implements AutoCloseable {
   static final int MAX_ROUNDS_PER_CHECK = 512;
   /** Rounds in a row that may leave the fast tier's size unchanged before a check gives up. */
   static final int MAX_ROUNDS_WITHOUT_PROGRESS = 3;
+  /** Times a commit rewrites its file without keys written meanwhile before it writes a batch. */
+  static final int INGEST_ATTEMPTS = 3;
+  /** Directory under the slow path for files on their way into the slow tier; emptied at open. */
+  static final String DEMOTE_DIR = "demote";
   /** Upper bound on the files one round migrates before its range compaction. */
   static final int MAX_FILES_PER_ROUND = 64;
 
@@ -102,6 +115,12 @@ final class TierMigrator implements AutoCloseable {
   private final CompactRangeOptions compactOptions = new CompactRangeOptions()
       .setExclusiveManualCompaction(false).setAllowWriteStall(true);
   private final CompactionOptions fileCompactionOptions;
+  /** Demoted records on their way into the slow tier: files written here, then ingested (see commit). */
+  private final Path demoteDir;
+  private final BloomFilter demoteFilter;
+  private final Options demoteWriterOptions;
+  private final EnvOptions envOptions = new EnvOptions();
+  private final AtomicLong demoteFiles = new AtomicLong();
 
   private volatile boolean stopping;
 
@@ -126,6 +145,17 @@ final class TierMigrator implements AutoCloseable {
     this.fileCompactionOptions = new CompactionOptions()
         .setCompression(options.fastCompression())
         .setOutputFileSizeLimit(options.fastTargetFileBytes());
+    this.demoteDir = options.slowPath().resolve(DEMOTE_DIR);
+    // A crash may leave files written and not yet ingested (or ingested and not yet deleted: an
+    // ingestion that moved the file left nothing behind, one that copied it left the original).
+    try {
+      StoreLayout.deleteTree(demoteDir);
+      Files.createDirectories(demoteDir);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("cannot prepare " + demoteDir, e);
+    }
+    this.demoteFilter = options.bloomBitsPerKey() > 0 ? new BloomFilter(options.bloomBitsPerKey()) : null;
+    this.demoteWriterOptions = TierConfig.slowFileWriter(options, demoteFilter);
   }
 
   /** Refreshes the cached tier sizes and wakes stalled writers. */
@@ -436,9 +466,143 @@ final class TierMigrator implements AutoCloseable {
     }
   }
 
+  /**
+   * Commits one chunk of a step's demotions (step 4). The records are first written, outside the
+   * gate, into a sorted file for the slow tier; then, with the gate held exclusive, the file is
+   * ingested into the slow tier if no user wrote any of its keys since the step registered, and the
+   * fast tier's tombstones are written right after it (native path: the copies are noted for
+   * registration instead). Ingestion puts the file in the MANIFEST (synced) under one new sequence
+   * number, so the copy is atomic and durable before the tombstones exist; a crash between the two
+   * leaves the same version in both tiers, which I1 makes harmless (I5). The file must not hold
+   * a key written since the step read it: ingested above that write's slow-tier tombstone (a
+   * delete) or above a newer demoted version, the old copy would come back. So a chunk with such
+   * keys is written again without them, up to {@link #INGEST_ATTEMPTS} times, and then committed
+   * as one atomic batch that puts each record into the slow tier and deletes it from the fast tier,
+   * skipping the keys written meanwhile.
+   *
+   * <p>Why files: a batch writes every demoted byte into the WAL on the fast disk and into the
+   * slow tier's memtable, which flushes it to the slow tier's L0 for compaction to merge level by
+   * level; a file of the slow tier's target size skips all three and lands in the deepest level it
+   * does not overlap.
+   */
   private void commit(List<byte[][]> pending, UpdatedKeys updated, int batchIndex, StepResult result)
       throws Exception {
     hooks.beforeCommit(batchIndex);
+    boolean committed = false;
+    List<byte[][]> records = pending;
+    for (int attempt = 0; attempt < INGEST_ATTEMPTS && !committed && !records.isEmpty(); attempt++) {
+      Path file = writeDemotionFile(records);
+      if (file == null) {
+        break;
+      }
+      try {
+        List<byte[][]> chunk = records;
+        boolean[] ingested = new boolean[1];
+        gate.commit(() -> {
+          for (byte[][] kv : chunk) {
+            if (updated.contains(kv[0])) {
+              return;
+            }
+          }
+          try (IngestExternalFileOptions ingest = new IngestExternalFileOptions().setMoveFiles(true)) {
+            db.ingestExternalFile(slow, List.of(file.toString()), ingest);
+          }
+          removeFromFast(chunk, result);
+          counters.recordsDemotedByIngestion.add(chunk.size());
+          ingested[0] = true;
+        });
+        committed = ingested[0];
+      } finally {
+        Files.deleteIfExists(file);
+      }
+      if (!committed) {
+        // Written since: drop those keys (their new versions are newer than the copies) and retry.
+        List<byte[][]> kept = new ArrayList<>(records.size());
+        for (byte[][] kv : records) {
+          if (updated.contains(kv[0])) {
+            counters.demotionsDroppedAsUpdated.increment();
+          } else {
+            kept.add(kv);
+          }
+        }
+        records = kept;
+        committed = records.isEmpty();
+      }
+    }
+    if (!committed) {
+      commitBatch(records, updated, result);
+    }
+    pending.clear();
+    hooks.afterCommit(batchIndex);
+  }
+
+  /**
+   * Writes {@code records} (in key order, as the step read them) into a new file of the slow
+   * tier's format; returns null if it could not (the caller commits a batch instead). A key seen
+   * twice in a row is written once: the file may hold two versions of a key that a snapshot kept,
+   * and both are the newest value.
+   */
+  private Path writeDemotionFile(List<byte[][]> records) throws IOException {
+    Path file = demoteDir.resolve("demote-" + demoteFiles.incrementAndGet() + ".sst");
+    boolean success = false;
+    try (SstFileWriter writer = new SstFileWriter(envOptions, demoteWriterOptions)) {
+      writer.open(file.toString());
+      byte[] last = null;
+      for (byte[][] kv : records) {
+        if (last != null && Arrays.equals(last, kv[0])) {
+          continue;
+        }
+        writer.put(kv[0], kv[1]);
+        last = kv[0];
+      }
+      writer.finish();
+      success = true;
+      return file;
+    } catch (RocksDBException e) {
+      LOG.log(Level.FINE, "writing a demotion file failed; committing a batch", e);
+      return null;
+    } finally {
+      if (!success) {
+        Files.deleteIfExists(file);
+      }
+    }
+  }
+
+  /** Inside the gate, after the copies are in the slow tier: the fast tier's side of a commit. */
+  private void removeFromFast(List<byte[][]> records, StepResult result) throws RocksDBException {
+    long bytes = 0;
+    if (nativeDemotion == null) {
+      try (WriteBatch batch = new WriteBatch()) {
+        for (byte[][] kv : records) {
+          batch.delete(fast, kv[0]);
+          bytes += kv[0].length + kv[1].length;
+        }
+        db.write(writeOptions, batch);
+      }
+    } else {
+      for (byte[][] kv : records) {
+        result.copied.add(kv[0]);
+        result.copiedHashes.add(ValueHash.of(kv[1]));
+        bytes += kv[0].length + kv[1].length;
+      }
+    }
+    countDemoted(result, records.size(), bytes);
+  }
+
+  /** Counts a commit's demoted records, and its tombstones on the tombstone path. */
+  private void countDemoted(StepResult result, long records, long bytes) {
+    long tombstones = nativeDemotion == null ? records : 0;
+    result.demotedRecords += records;
+    result.demotedBytes += bytes;
+    result.tombstones += tombstones;
+    counters.recordsDemoted.add(records);
+    counters.bytesDemoted.add(bytes);
+    counters.demotionTombstones.add(tombstones);
+  }
+
+  /** The batch path of {@link #commit}: one atomic batch, without the keys written meanwhile. */
+  private void commitBatch(List<byte[][]> pending, UpdatedKeys updated, StepResult result)
+      throws Exception {
     gate.commit(() -> {
       long records = 0;
       long bytes = 0;
@@ -463,17 +627,9 @@ final class TierMigrator implements AutoCloseable {
           db.write(writeOptions, batch);
         }
       }
-      long tombstones = nativeDemotion == null ? records : 0;
-      result.demotedRecords += records;
-      result.demotedBytes += bytes;
-      result.tombstones += tombstones;
-      counters.recordsDemoted.add(records);
-      counters.bytesDemoted.add(bytes);
-      counters.demotionTombstones.add(tombstones);
+      countDemoted(result, records, bytes);
       counters.demotionsDroppedAsUpdated.add(dropped);
     });
-    pending.clear();
-    hooks.afterCommit(batchIndex);
   }
 
   /**
@@ -563,6 +719,11 @@ final class TierMigrator implements AutoCloseable {
     fileCompactionOptions.close();
     flushOptions.close();
     compactOptions.close();
+    demoteWriterOptions.close();
+    envOptions.close();
+    if (demoteFilter != null) {
+      demoteFilter.close();
+    }
   }
 
   /** A growable list of longs, to keep value hashes without boxing. */
