@@ -54,11 +54,13 @@ import org.rocksdb.WriteOptions;
  *       snapshot sees (newer versions in upper levels stay where they are).
  *   <li>Candidates are merged with RALT's hot keys of the file's range: hot ones are retained,
  *       cold ones demoted.
- *   <li>Demotions are committed in batches of {@link HotRapOptions#migrationBatchBytes()}: one
- *       atomic RocksDB batch puts each record into the slow tier and deletes it from the fast tier,
- *       under the gate held exclusive, without the keys a user wrote since the step registered. A
- *       crash keeps a batch whole or drops it whole, so no acknowledged write is lost (I5), and the
- *       tombstone sits in the fast tier, so no slow version can shadow a newer fast one (I1, I2).
+ *   <li>Demotions are committed in chunks of {@link HotRapOptions#migrationBatchBytes()}, without
+ *       the keys a user wrote since the step registered: each chunk is written as a file, ingested
+ *       into the slow tier and tombstoned in the fast tier in one exclusive hold of the gate, or,
+ *       failing that, committed as one atomic batch that does both ({@link #commit}). A crash
+ *       leaves every record in the slow tier, the fast tier or both with the same version, so no
+ *       acknowledged write is lost (I5), and the tombstone is written only after the copy, so no
+ *       slow version can shadow a newer fast one (I1, I2).
  *   <li>Promotion by compaction of the range ({@link PromotionByCompaction}).
  *   <li>The fast tier is flushed and the round's key range compacted, which drops the demoted
  *       versions and rewrites the retained ones in place.
