@@ -53,7 +53,10 @@ import org.rocksdb.WriteOptions;
  *       of the fast tier: a record is a candidate only if the file's version is the newest the
  *       snapshot sees (newer versions in upper levels stay where they are).
  *   <li>Candidates are merged with RALT's hot keys of the file's range: hot ones are retained,
- *       cold ones demoted.
+ *       cold ones demoted. A round that retained records and demoted none makes the next round
+ *       ignore hotness (the budget holds even when everything is hot), unless it left out files
+ *       being compacted: then the check ends, as the cold records may be in those files
+ *       ({@link #afterRound}).
  *   <li>Demotions are committed in chunks of {@link HotRapOptions#migrationBatchBytes()}, without
  *       the keys a user wrote since the step registered: each chunk is written as a file, ingested
  *       into the slow tier and tombstoned in the fast tier in one exclusive hold of the gate, or,
@@ -181,6 +184,7 @@ final class TierMigrator implements AutoCloseable {
     boolean gaveUp = false;
     boolean ignoreHotness = false;
     int withoutProgress = 0;
+    rounds:
     for (int round = 0; round < MAX_ROUNDS_PER_CHECK && !stopping; round++) {
       long excess = counters.fastSstBytes - options.lowWatermarkBytes();
       if (excess <= 0) {
@@ -196,14 +200,22 @@ final class TierMigrator implements AutoCloseable {
       counters.migrationNanos.add(System.nanoTime() - start);
       refreshSizes();
       if (r.files == 0) {
-        // Every candidate is being compacted; that compaction's completion asks for a new check.
+        // Every candidate is being compacted, or every other one is hot; that compaction's
+        // completion asks for a new check.
         break;
       }
-      if (r.demotedRecords == 0 && r.retainedRecords > 0 && !ignoreHotness) {
-        ignoreHotness = true;
-        counters.retentionOverrides.increment();
-      } else {
-        ignoreHotness = false;
+      switch (afterRound(r.demotedRecords, r.retainedRecords, ignoreHotness, r.skippedBusy)) {
+        case WAIT_FOR_COMPACTION:
+          // Files being compacted were left out, and the cold records may be among them (a
+          // compaction pushing new data into the bottommost level): overriding retention now would
+          // demote hot records while cold ones wait. That compaction's completion asks for a check.
+          break rounds;
+        case IGNORE_HOTNESS:
+          ignoreHotness = true;
+          counters.retentionOverrides.increment();
+          break;
+        default:
+          ignoreHotness = false;
       }
       withoutProgress = counters.fastSstBytes < before ? 0 : withoutProgress + 1;
       if (withoutProgress >= MAX_ROUNDS_WITHOUT_PROGRESS) {
@@ -264,6 +276,32 @@ final class TierMigrator implements AutoCloseable {
     long retainedRecords;
     byte[] smallest;
     byte[] largest;
+    /** Whether files being compacted were left out of the round's candidates. */
+    boolean skippedBusy;
+  }
+
+  /** What a check does after a round that left the fast tier over its low watermark. */
+  enum NextRound {
+    /** Go on, with hotness taken into account. */
+    CONTINUE,
+    /** Go on ignoring hotness: the round found nothing but hot records to move. */
+    IGNORE_HOTNESS,
+    /** End the check: the round found only hot records, but left files being compacted out. */
+    WAIT_FOR_COMPACTION
+  }
+
+  /**
+   * The retention override: when a round found only hot records to move (it retained some and
+   * demoted none), everything on the fast tier is hot and the budget must still hold, so the next
+   * round ignores hotness, once. That conclusion holds only if the round saw every file: a round
+   * that left out files being compacted ({@code skippedBusy}) may have missed all the cold ones,
+   * and ends the check instead.
+   */
+  static NextRound afterRound(long demoted, long retained, boolean ignoringHotness, boolean skippedBusy) {
+    if (demoted > 0 || retained == 0 || ignoringHotness) {
+      return NextRound.CONTINUE;
+    }
+    return skippedBusy ? NextRound.WAIT_FOR_COMPACTION : NextRound.IGNORE_HOTNESS;
   }
 
   /**
@@ -273,9 +311,14 @@ final class TierMigrator implements AutoCloseable {
   private Round migrateRound(long excess, boolean ignoreHotness) throws Exception {
     Round round = new Round();
     long planned = 0;
-    for (MigrationPicker.Pick pick : rankCandidates()) {
+    for (MigrationPicker.Pick pick : rankCandidates(round)) {
       if (planned >= excess || stopping || round.files >= MAX_FILES_PER_ROUND) {
         break;
+      }
+      if (pick.byAge && round.skippedBusy && !ignoreHotness) {
+        // All hot by RALT's estimate: the step would retain its records and the round's
+        // compaction rewrite them, while the cold records may sit in the files left out.
+        continue;
       }
       StepResult r = migrateFile(pick.file, ignoreHotness);
       if (r == null) {
@@ -299,9 +342,10 @@ final class TierMigrator implements AutoCloseable {
   /**
    * The fast tier's files in the order a round migrates them: the bottommost level's files that
    * are not being compacted, ranked by {@link MigrationPicker#rank}; then, if none of that level's
-   * files is being compacted, the next level up's, and so on. One metadata read per round.
+   * files is being compacted, the next level up's, and so on. One metadata read per round. Sets
+   * {@code round.skippedBusy} when it stopped at a level with files being compacted.
    */
-  private List<MigrationPicker.Pick> rankCandidates() {
+  private List<MigrationPicker.Pick> rankCandidates(Round round) {
     List<LevelMetaData> levels = db.getColumnFamilyMetaData(fast).levels();
     List<List<MigrationPicker.FileInfo>> slowLevels = new ArrayList<>();
     for (LevelMetaData level : db.getColumnFamilyMetaData(slow).levels()) {
@@ -333,6 +377,7 @@ final class TierMigrator implements AutoCloseable {
       }
       ranked.addAll(MigrationPicker.rank(candidates, slowIndex, hot));
       if (busy) {
+        round.skippedBusy = true;
         break;
       }
     }
