@@ -29,6 +29,15 @@ class HotSetAcrossRestartTest {
   static final int RECORDS = (int) (10 * BUDGET / VALUE_BYTES);
   /** Every twentieth key is hot: 5% of the keys. */
   static final int HOT_EVERY = 20;
+  /**
+   * The mutable promotion table's size. It lives in memory until it fills (DESIGN.md §9), so a
+   * close forgets the hot records still waiting in it, which were served without the slow tier
+   * before the close and come from it after. At the default size (the fast tier's 128 KiB target
+   * file, about 12% of this hot set) that alone took the hit rate after reopening to 0.884-0.899 in
+   * 7 of 72 runs, with and without demotion by ingestion: in each, the last pass before the close
+   * minus the share the table had served in it. At 32 KiB the table holds about 3% of the hot set.
+   */
+  static final long PROMOTION_TABLE_BYTES = 32 << 10;
 
   @TempDir Path dir;
 
@@ -36,6 +45,7 @@ class HotSetAcrossRestartTest {
     return HotRapDB.open(HotRapOptions.builder()
         .fastPath(dir.resolve("fast")).slowPath(dir.resolve("slow"))
         .fastBudgetBytes(BUDGET).writeBufferBytes(128 << 10).fastTargetFileBytes(128 << 10)
+        .promotionCacheBytes(PROMOTION_TABLE_BYTES)
         .build());
   }
 
@@ -81,29 +91,47 @@ class HotSetAcrossRestartTest {
 
   /** Share of a pass over the hot set served without the slow tier. */
   private static double hotHitRate(HotRapDB db, Random rnd) {
+    return hotHitRates(db, rnd)[0];
+  }
+
+  /**
+   * One pass over the hot set: the share served without the slow tier, and the share of it served
+   * by the fast tier itself rather than the promotion cache.
+   */
+  private static double[] hotHitRates(HotRapDB db, Random rnd) {
     HotRapStats before = db.stats();
     readHotSet(db, rnd);
     HotRapStats after = db.stats();
     long fast = after.getsServedFast() - before.getsServedFast();
     long slow = after.getsServedSlow() - before.getsServedSlow();
-    return (double) fast / (fast + slow);
+    long cached = after.promotionCacheHits() - before.promotionCacheHits();
+    return new double[] {(double) fast / (fast + slow), (double) (fast - cached) / (fast + slow)};
   }
 
   @Test
   void aPromotedHotSetStaysOnTheFastTierAcrossARestartAndLaterWrites() {
     Random rnd = new Random(3);
+    double onFastTierBeforeClose;
     try (HotRapDB db = open()) {
       write(db, 0, RECORDS, 1);
       HotRapStats loaded = db.stats();
       assertTrue(loaded.slowSstBytes() > 4 * loaded.fastSstBytes(), "most data in slow: " + loaded);
       double cold = hotHitRate(db, rnd);
       readHotSet(db, rnd);
-      double warm = hotHitRate(db, rnd);
+      double[] warm = hotHitRates(db, rnd);
+      onFastTierBeforeClose = warm[1];
       assertTrue(cold < 0.5, "the hot set started in the slow tier: " + cold);
-      assertTrue(warm >= 0.9, "hot set after two passes: " + warm + "; " + db.stats());
+      assertTrue(warm[0] >= 0.9, "hot set after two passes: " + warm[0] + "; " + db.stats());
     }
     try (HotRapDB db = open()) {
       double reopened = hotHitRate(db, rnd);
+      // The hot records promoted before the close are still on the fast tier; the ones the
+      // promotion table held are read from the slow tier again. The slack: a migration may run
+      // after the open, when the replayed WAL is flushed, and RALT's hot set, at its limit here,
+      // leaves out about 1% of these keys, which retention then need not keep.
+      assertTrue(reopened >= onFastTierBeforeClose - 0.02,
+          "hot set after reopening: " + reopened + " against " + onFastTierBeforeClose
+              + " on the fast tier before the close; " + db.stats());
       assertTrue(reopened >= 0.9, "hot set after reopening: " + reopened + "; " + db.stats());
       // New records, three budgets of them, push the fast tier over its budget again and again.
       write(db, RECORDS, RECORDS + (int) (3 * BUDGET / VALUE_BYTES), 1);

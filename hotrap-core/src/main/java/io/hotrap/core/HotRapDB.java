@@ -39,8 +39,9 @@ import org.rocksdb.WriteOptions;
  * tombstones to both tiers in one atomic batch, so that no compaction of either tier can bring an
  * older value back (I3). {@code get} reads the fast tier, then the promotion cache, then
  * the slow tier, and offers a slow hit to the cache ({@link Promoter}, rule P2 of DESIGN.md §6); a version reaches the slow tier only through the fast tier,
- * and leaves the fast tier in the same atomic batch that writes it to the slow one, so a fast hit
- * is always the newest version (I1, I2). Scans merge both tiers at one snapshot. Every returned
+ * and leaves the fast tier only after it is in the slow one (in the same atomic batch, or right
+ * after the file holding it was ingested there, in one exclusive hold of the {@link CommitGate}),
+ * so a fast hit is always the newest version (I1, I2). Scans merge both tiers at one snapshot. Every returned
  * record is logged as an access in RALT. With {@link HotRapOptions#flashCache()}, a get reads the
  * slow tier through a record-level flash cache on the fast disk ({@link SlowTierCache}), which
  * writes keep from serving an old version.
@@ -63,7 +64,10 @@ import org.rocksdb.WriteOptions;
  *       without syncing. That is safe because each of their batches moves a record in one atomic
  *       log record (copy and tombstone together, or a copy of a version the slow tier keeps): lost,
  *       it leaves the record where it was (I5); and because the log is recovered as a prefix, a
- *       synced user write that followed a mover's batch carries that batch with it.
+ *       synced user write that followed a mover's batch carries that batch with it. A migration
+ *       that ingests a file into the slow tier has the copy durable (file and manifest synced)
+ *       before it writes the fast tier's tombstones, so a loss between the two leaves the same
+ *       version in both tiers, which reads resolve to the fast one.
  *   <li>SST files of both tiers are synced by RocksDB before they become part of the store; RALT's
  *       files, the promotion cache and the flash cache hold no user data: losing them costs hotness
  *       or hits, never a value (the flash cache starts cold after a crash).

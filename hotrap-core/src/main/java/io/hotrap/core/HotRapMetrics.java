@@ -134,6 +134,8 @@ public final class HotRapMetrics implements MeterBinder {
         c -> c.demotionTombstones.sum());
     counter(registry, "hotrap.migration.removed", removedHelp, null, "by", "filter",
         c -> c.recordsDemotedNatively.sum());
+    counter(registry, "hotrap.migration.slow.writes", "Demoted records written into the slow tier, by how",
+        null, "by", "ingestion", c -> c.recordsDemotedByIngestion.sum());
     counter(registry, "hotrap.migration.failures", "Migration checks that failed", null, null, null,
         c -> c.migrationFailures.sum());
     bound.add(FunctionTimer.builder("hotrap.migration.duration", counters,

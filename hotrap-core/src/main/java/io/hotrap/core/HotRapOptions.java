@@ -46,8 +46,6 @@ public final class HotRapOptions {
   public static final Duration DEFAULT_MAX_WRITE_STALL = Duration.ofSeconds(10);
   /** Default number of lock stripes guarding per-key write counters (DESIGN.md §6). */
   public static final int DEFAULT_LOCK_STRIPES = 1024;
-  /** Default bytes of records a migration commits per atomic batch. */
-  public static final long DEFAULT_MIGRATION_BATCH_BYTES = 256 * 1024;
   /** Default largest record (key + value bytes) kept in the promotion cache: 16 KiB, as HotRAP's code. */
   public static final int DEFAULT_MAX_PROMOTED_RECORD_BYTES = 16 * 1024;
   /** Default {@link #writeHotShare()}. */
@@ -143,7 +141,7 @@ public final class HotRapOptions {
     lowWatermark = b.lowWatermark;
     migrationCheckInterval = b.migrationCheckInterval;
     maxWriteStall = b.maxWriteStall;
-    migrationBatchBytes = b.migrationBatchBytes;
+    migrationBatchBytes = b.migrationBatchBytes > 0 ? b.migrationBatchBytes : slowFile;
     retainHotRecords = b.retainHotRecords;
     promotion = b.promotion;
     // Parts of promotion are off when promotion is.
@@ -255,7 +253,10 @@ public final class HotRapOptions {
   /** Longest wait of one user write for room on the fast tier; then it proceeds; default 10 s. */
   public Duration maxWriteStall() { return maxWriteStall; }
 
-  /** Bytes of records per atomic migration batch; default 256 KiB. */
+  /**
+   * Bytes of demoted records a migration commits at once, as one file ingested into the slow tier
+   * (or, when the file cannot be used, one atomic batch); default {@link #slowTargetFileBytes()}.
+   */
   public long migrationBatchBytes() { return migrationBatchBytes; }
 
   /**
@@ -438,7 +439,7 @@ public final class HotRapOptions {
     private double lowWatermark = DEFAULT_LOW_WATERMARK;
     private Duration migrationCheckInterval = DEFAULT_MIGRATION_CHECK_INTERVAL;
     private Duration maxWriteStall = DEFAULT_MAX_WRITE_STALL;
-    private long migrationBatchBytes = DEFAULT_MIGRATION_BATCH_BYTES;
+    private long migrationBatchBytes = -1;
     private Boolean nativeMigration;
     private boolean retainHotRecords = true;
     private boolean promotion = true;
@@ -644,6 +645,10 @@ public final class HotRapOptions {
       return this;
     }
 
+    /**
+     * Bytes of demoted records a migration commits at once; default the slow tier's target file
+     * size, so that demoted records reach the slow tier in files of that size (TierMigrator).
+     */
     public Builder migrationBatchBytes(long bytes) {
       this.migrationBatchBytes = positive("migrationBatchBytes", bytes);
       return this;

@@ -26,6 +26,7 @@ public final class HotRapStats {
   private final long demotionsDroppedAsUpdated;
   private final long demotionTombstones;
   private final long recordsDemotedNatively;
+  private final long recordsDemotedByIngestion;
   private final long migrations;
   private final long bytesPromotedByFlush;
   private final long bytesPromotedByCompaction;
@@ -116,6 +117,7 @@ public final class HotRapStats {
     demotionsDroppedAsUpdated = c.demotionsDroppedAsUpdated.sum();
     demotionTombstones = c.demotionTombstones.sum();
     recordsDemotedNatively = c.recordsDemotedNatively.sum();
+    recordsDemotedByIngestion = c.recordsDemotedByIngestion.sum();
     migrations = c.migrations.sum();
     bytesPromotedByFlush = c.bytesPromotedByFlush.sum();
     bytesPromotedByCompaction = c.bytesPromotedByCompaction.sum();
@@ -216,6 +218,12 @@ public final class HotRapStats {
    * tombstone ({@link HotRapOptions#nativeMigration()}).
    */
   public long recordsDemotedNatively() { return recordsDemotedNatively; }
+
+  /**
+   * Demoted records that reached the slow tier in a file ingested there; the rest of {@link
+   * #recordsDemoted()} went in write batches (a commit whose keys users kept writing).
+   */
+  public long recordsDemotedByIngestion() { return recordsDemotedByIngestion; }
 
   /** Key plus value bytes written into the fast tier by promotion by flush (DESIGN.md §9). */
   public long bytesPromotedByFlush() { return bytesPromotedByFlush; }
@@ -323,6 +331,7 @@ public final class HotRapStats {
         + ", bytesDemoted=" + bytesDemoted + ", recordsRetained=" + recordsRetained
         + ", bytesRetained=" + bytesRetained + ", demotionsDroppedAsUpdated=" + demotionsDroppedAsUpdated
         + ", demotionTombstones=" + demotionTombstones + ", recordsDemotedNatively=" + recordsDemotedNatively
+        + ", recordsDemotedByIngestion=" + recordsDemotedByIngestion
         + ", fastBytesWritten=" + fastBytesWritten + ", slowBytesWritten=" + slowBytesWritten
         + ", bytesPromotedByFlush=" + bytesPromotedByFlush
         + ", bytesPromotedByCompaction=" + bytesPromotedByCompaction

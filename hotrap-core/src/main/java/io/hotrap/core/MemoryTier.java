@@ -285,8 +285,8 @@ final class MemoryTier implements AutoCloseable {
     org.rocksdb.BloomFilter filter = new org.rocksdb.BloomFilter(HotRapOptions.DEFAULT_BLOOM_BITS_PER_KEY);
     org.rocksdb.LRUCache cache = new org.rocksdb.LRUCache(blockCacheBytes(options));
     try {
-      deleteTree(memDir); // rebuilt from the log: see the class javadoc
-      deleteTree(options.fastPath().resolve(INGEST_DIR));
+      StoreLayout.deleteTree(memDir); // rebuilt from the log: see the class javadoc
+      StoreLayout.deleteTree(options.fastPath().resolve(INGEST_DIR));
       Files.createDirectories(memDir);
       Files.createDirectories(options.fastPath().resolve(INGEST_DIR));
       dbo = new DBOptions()
@@ -928,7 +928,7 @@ final class MemoryTier implements AutoCloseable {
     }
     mem.close();
     try {
-      deleteTree(memDir); // the log holds everything; the next open rebuilds the tier from it
+      StoreLayout.deleteTree(memDir); // the log holds everything; the next open rebuilds the tier from it
     } catch (IOException e) {
       LOG.log(Level.WARNING, "cannot free the memory tier's files in " + memDir, e);
     }
@@ -944,17 +944,6 @@ final class MemoryTier implements AutoCloseable {
     memWrite.close();
     mainWrite.close();
     syncWrite.close();
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
   }
 
   private static byte[] utf8(String s) {

@@ -20,6 +20,8 @@ final class StoreCounters {
   final LongAdder demotionTombstones = new LongAdder();
   /** Demoted records registered for the native filter to drop (no tombstone written). */
   final LongAdder recordsDemotedNatively = new LongAdder();
+  /** Demoted records that reached the slow tier in an ingested file rather than a write batch. */
+  final LongAdder recordsDemotedByIngestion = new LongAdder();
   final LongAdder migrations = new LongAdder();
   final LongAdder migrationNanos = new LongAdder();
   final LongAdder retentionOverrides = new LongAdder();

@@ -27,6 +27,7 @@ import java.util.UUID;
  * &lt;fastPath&gt;/ingest/        with a memory tier: files on their way into "fast"
  * &lt;slowPath&gt;/HOTRAP_STORE   marker (below)
  * &lt;slowPath&gt;/data/          SST files of column family "slow"
+ * &lt;slowPath&gt;/demote/        demoted records on their way into "slow" ({@link TierMigrator})
  * </pre>
  *
  * <p>A marker is a {@link Properties} text file in UTF-8 with the keys {@code format} (the layout
@@ -209,6 +210,18 @@ final class StoreLayout {
       dir.force(true);
     } catch (IOException ignored) {
       // Some file systems cannot sync a directory; the rename is still atomic there.
+    }
+  }
+
+  /** Deletes {@code dir} and everything below it; nothing if it does not exist. */
+  static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(p);
+      }
     }
   }
 }

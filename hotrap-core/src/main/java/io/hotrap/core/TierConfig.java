@@ -9,6 +9,7 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompactionOptionsUniversal;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.DbPath;
+import org.rocksdb.Options;
 
 /**
  * RocksDB settings of the two tiers' column families (DESIGN.md §3). Both are leveled with one
@@ -120,6 +121,19 @@ final class TierConfig {
     return tier(o, cache, filter, layout.slowDataDir(), UNLIMITED, o.slowBlockSize(),
         o.slowTargetFileBytes(), 4 * o.slowTargetFileBytes())
         .setCompressionType(o.slowCompression());
+  }
+
+  /**
+   * Options for an {@link org.rocksdb.SstFileWriter} whose files are ingested into the slow tier:
+   * its compression, block size and Bloom filter, so an ingested file reads like one the slow
+   * tier wrote. The caller owns the returned options and {@code filter}.
+   */
+  static Options slowFileWriter(HotRapOptions o, BloomFilter filter) {
+    BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockSize(o.slowBlockSize());
+    if (filter != null) {
+      table.setFilterPolicy(filter);
+    }
+    return new Options().setCompressionType(o.slowCompression()).setTableFormatConfig(table);
   }
 
   private static ColumnFamilyOptions tier(HotRapOptions o, Cache cache, BloomFilter filter, Path dir,

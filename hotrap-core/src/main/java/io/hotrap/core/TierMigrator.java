@@ -2,16 +2,24 @@ package io.hotrap.core;
 
 import io.hotrap.jni.ValueHash;
 import io.hotrap.ralt.HotKeyIterator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyMetaData;
 import org.rocksdb.CompactRangeOptions;
 import org.rocksdb.CompactionOptions;
+import org.rocksdb.EnvOptions;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.IngestExternalFileOptions;
 import org.rocksdb.LevelMetaData;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
@@ -22,6 +30,7 @@ import org.rocksdb.Snapshot;
 import org.rocksdb.SstFileMetaData;
 import org.rocksdb.SstFileReader;
 import org.rocksdb.SstFileReaderIterator;
+import org.rocksdb.SstFileWriter;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -44,12 +53,17 @@ import org.rocksdb.WriteOptions;
  *       of the fast tier: a record is a candidate only if the file's version is the newest the
  *       snapshot sees (newer versions in upper levels stay where they are).
  *   <li>Candidates are merged with RALT's hot keys of the file's range: hot ones are retained,
- *       cold ones demoted.
- *   <li>Demotions are committed in batches of {@link HotRapOptions#migrationBatchBytes()}: one
- *       atomic RocksDB batch puts each record into the slow tier and deletes it from the fast tier,
- *       under the gate held exclusive, without the keys a user wrote since the step registered. A
- *       crash keeps a batch whole or drops it whole, so no acknowledged write is lost (I5), and the
- *       tombstone sits in the fast tier, so no slow version can shadow a newer fast one (I1, I2).
+ *       cold ones demoted. A round that retained records and demoted none makes the next round
+ *       ignore hotness (the budget holds even when everything is hot), unless it left out files
+ *       being compacted: then the check ends, as the cold records may be in those files
+ *       ({@link #afterRound}).
+ *   <li>Demotions are committed in chunks of {@link HotRapOptions#migrationBatchBytes()}, without
+ *       the keys a user wrote since the step registered: each chunk is written as a file, ingested
+ *       into the slow tier and tombstoned in the fast tier in one exclusive hold of the gate, or,
+ *       failing that, committed as one atomic batch that does both ({@link #commit}). A crash
+ *       leaves every record in the slow tier, the fast tier or both with the same version, so no
+ *       acknowledged write is lost (I5), and the tombstone is written only after the copy, so no
+ *       slow version can shadow a newer fast one (I1, I2).
  *   <li>Promotion by compaction of the range ({@link PromotionByCompaction}).
  *   <li>The fast tier is flushed and the round's key range compacted, which drops the demoted
  *       versions and rewrites the retained ones in place.
@@ -77,6 +91,10 @@ final class TierMigrator implements AutoCloseable {
   static final int MAX_ROUNDS_PER_CHECK = 512;
   /** Rounds in a row that may leave the fast tier's size unchanged before a check gives up. */
   static final int MAX_ROUNDS_WITHOUT_PROGRESS = 3;
+  /** Times a commit rewrites its file without keys written meanwhile before it writes a batch. */
+  static final int INGEST_ATTEMPTS = 3;
+  /** Directory under the slow path for files on their way into the slow tier; emptied at open. */
+  static final String DEMOTE_DIR = "demote";
   /** Upper bound on the files one round migrates before its range compaction. */
   static final int MAX_FILES_PER_ROUND = 64;
 
@@ -102,6 +120,12 @@ final class TierMigrator implements AutoCloseable {
   private final CompactRangeOptions compactOptions = new CompactRangeOptions()
       .setExclusiveManualCompaction(false).setAllowWriteStall(true);
   private final CompactionOptions fileCompactionOptions;
+  /** Demoted records on their way into the slow tier: files written here, then ingested (see commit). */
+  private final Path demoteDir;
+  private final BloomFilter demoteFilter;
+  private final Options demoteWriterOptions;
+  private final EnvOptions envOptions = new EnvOptions();
+  private final AtomicLong demoteFiles = new AtomicLong();
 
   private volatile boolean stopping;
 
@@ -126,6 +150,17 @@ final class TierMigrator implements AutoCloseable {
     this.fileCompactionOptions = new CompactionOptions()
         .setCompression(options.fastCompression())
         .setOutputFileSizeLimit(options.fastTargetFileBytes());
+    this.demoteDir = options.slowPath().resolve(DEMOTE_DIR);
+    // A crash may leave files written and not yet ingested (or ingested and not yet deleted: an
+    // ingestion that moved the file left nothing behind, one that copied it left the original).
+    try {
+      StoreLayout.deleteTree(demoteDir);
+      Files.createDirectories(demoteDir);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("cannot prepare " + demoteDir, e);
+    }
+    this.demoteFilter = options.bloomBitsPerKey() > 0 ? new BloomFilter(options.bloomBitsPerKey()) : null;
+    this.demoteWriterOptions = TierConfig.slowFileWriter(options, demoteFilter);
   }
 
   /** Refreshes the cached tier sizes and wakes stalled writers. */
@@ -149,6 +184,7 @@ final class TierMigrator implements AutoCloseable {
     boolean gaveUp = false;
     boolean ignoreHotness = false;
     int withoutProgress = 0;
+    rounds:
     for (int round = 0; round < MAX_ROUNDS_PER_CHECK && !stopping; round++) {
       long excess = counters.fastSstBytes - options.lowWatermarkBytes();
       if (excess <= 0) {
@@ -164,14 +200,22 @@ final class TierMigrator implements AutoCloseable {
       counters.migrationNanos.add(System.nanoTime() - start);
       refreshSizes();
       if (r.files == 0) {
-        // Every candidate is being compacted; that compaction's completion asks for a new check.
+        // Every candidate is being compacted, or every other one is hot; that compaction's
+        // completion asks for a new check.
         break;
       }
-      if (r.demotedRecords == 0 && r.retainedRecords > 0 && !ignoreHotness) {
-        ignoreHotness = true;
-        counters.retentionOverrides.increment();
-      } else {
-        ignoreHotness = false;
+      switch (afterRound(r.demotedRecords, r.retainedRecords, ignoreHotness, r.skippedBusy)) {
+        case WAIT_FOR_COMPACTION:
+          // Files being compacted were left out, and the cold records may be among them (a
+          // compaction pushing new data into the bottommost level): overriding retention now would
+          // demote hot records while cold ones wait. That compaction's completion asks for a check.
+          break rounds;
+        case IGNORE_HOTNESS:
+          ignoreHotness = true;
+          counters.retentionOverrides.increment();
+          break;
+        default:
+          ignoreHotness = false;
       }
       withoutProgress = counters.fastSstBytes < before ? 0 : withoutProgress + 1;
       if (withoutProgress >= MAX_ROUNDS_WITHOUT_PROGRESS) {
@@ -232,6 +276,32 @@ final class TierMigrator implements AutoCloseable {
     long retainedRecords;
     byte[] smallest;
     byte[] largest;
+    /** Whether files being compacted were left out of the round's candidates. */
+    boolean skippedBusy;
+  }
+
+  /** What a check does after a round that left the fast tier over its low watermark. */
+  enum NextRound {
+    /** Go on, with hotness taken into account. */
+    CONTINUE,
+    /** Go on ignoring hotness: the round found nothing but hot records to move. */
+    IGNORE_HOTNESS,
+    /** End the check: the round found only hot records, but left files being compacted out. */
+    WAIT_FOR_COMPACTION
+  }
+
+  /**
+   * The retention override: when a round found only hot records to move (it retained some and
+   * demoted none), everything on the fast tier is hot and the budget must still hold, so the next
+   * round ignores hotness, once. That conclusion holds only if the round saw every file: a round
+   * that left out files being compacted ({@code skippedBusy}) may have missed all the cold ones,
+   * and ends the check instead.
+   */
+  static NextRound afterRound(long demoted, long retained, boolean ignoringHotness, boolean skippedBusy) {
+    if (demoted > 0 || retained == 0 || ignoringHotness) {
+      return NextRound.CONTINUE;
+    }
+    return skippedBusy ? NextRound.WAIT_FOR_COMPACTION : NextRound.IGNORE_HOTNESS;
   }
 
   /**
@@ -241,9 +311,14 @@ final class TierMigrator implements AutoCloseable {
   private Round migrateRound(long excess, boolean ignoreHotness) throws Exception {
     Round round = new Round();
     long planned = 0;
-    for (MigrationPicker.Pick pick : rankCandidates()) {
+    for (MigrationPicker.Pick pick : rankCandidates(round)) {
       if (planned >= excess || stopping || round.files >= MAX_FILES_PER_ROUND) {
         break;
+      }
+      if (pick.byAge && round.skippedBusy && !ignoreHotness) {
+        // All hot by RALT's estimate: the step would retain its records and the round's
+        // compaction rewrite them, while the cold records may sit in the files left out.
+        continue;
       }
       StepResult r = migrateFile(pick.file, ignoreHotness);
       if (r == null) {
@@ -267,9 +342,10 @@ final class TierMigrator implements AutoCloseable {
   /**
    * The fast tier's files in the order a round migrates them: the bottommost level's files that
    * are not being compacted, ranked by {@link MigrationPicker#rank}; then, if none of that level's
-   * files is being compacted, the next level up's, and so on. One metadata read per round.
+   * files is being compacted, the next level up's, and so on. One metadata read per round. Sets
+   * {@code round.skippedBusy} when it stopped at a level with files being compacted.
    */
-  private List<MigrationPicker.Pick> rankCandidates() {
+  private List<MigrationPicker.Pick> rankCandidates(Round round) {
     List<LevelMetaData> levels = db.getColumnFamilyMetaData(fast).levels();
     List<List<MigrationPicker.FileInfo>> slowLevels = new ArrayList<>();
     for (LevelMetaData level : db.getColumnFamilyMetaData(slow).levels()) {
@@ -301,6 +377,7 @@ final class TierMigrator implements AutoCloseable {
       }
       ranked.addAll(MigrationPicker.rank(candidates, slowIndex, hot));
       if (busy) {
+        round.skippedBusy = true;
         break;
       }
     }
@@ -436,9 +513,143 @@ final class TierMigrator implements AutoCloseable {
     }
   }
 
+  /**
+   * Commits one chunk of a step's demotions (step 4). The records are first written, outside the
+   * gate, into a sorted file for the slow tier; then, with the gate held exclusive, the file is
+   * ingested into the slow tier if no user wrote any of its keys since the step registered, and the
+   * fast tier's tombstones are written right after it (native path: the copies are noted for
+   * registration instead). Ingestion puts the file in the MANIFEST (synced) under one new sequence
+   * number, so the copy is atomic and durable before the tombstones exist; a crash between the two
+   * leaves the same version in both tiers, which I1 makes harmless (I5). The file must not hold
+   * a key written since the step read it: ingested above that write's slow-tier tombstone (a
+   * delete) or above a newer demoted version, the old copy would come back. So a chunk with such
+   * keys is written again without them, up to {@link #INGEST_ATTEMPTS} times, and then committed
+   * as one atomic batch that puts each record into the slow tier and deletes it from the fast tier,
+   * skipping the keys written meanwhile.
+   *
+   * <p>Why files: a batch writes every demoted byte into the WAL on the fast disk and into the
+   * slow tier's memtable, which flushes it to the slow tier's L0 for compaction to merge level by
+   * level; a file of the slow tier's target size skips all three and lands in the deepest level it
+   * does not overlap.
+   */
   private void commit(List<byte[][]> pending, UpdatedKeys updated, int batchIndex, StepResult result)
       throws Exception {
     hooks.beforeCommit(batchIndex);
+    boolean committed = false;
+    List<byte[][]> records = pending;
+    for (int attempt = 0; attempt < INGEST_ATTEMPTS && !committed && !records.isEmpty(); attempt++) {
+      Path file = writeDemotionFile(records);
+      if (file == null) {
+        break;
+      }
+      try {
+        List<byte[][]> chunk = records;
+        boolean[] ingested = new boolean[1];
+        gate.commit(() -> {
+          for (byte[][] kv : chunk) {
+            if (updated.contains(kv[0])) {
+              return;
+            }
+          }
+          try (IngestExternalFileOptions ingest = new IngestExternalFileOptions().setMoveFiles(true)) {
+            db.ingestExternalFile(slow, List.of(file.toString()), ingest);
+          }
+          removeFromFast(chunk, result);
+          counters.recordsDemotedByIngestion.add(chunk.size());
+          ingested[0] = true;
+        });
+        committed = ingested[0];
+      } finally {
+        Files.deleteIfExists(file);
+      }
+      if (!committed) {
+        // Written since: drop those keys (their new versions are newer than the copies) and retry.
+        List<byte[][]> kept = new ArrayList<>(records.size());
+        for (byte[][] kv : records) {
+          if (updated.contains(kv[0])) {
+            counters.demotionsDroppedAsUpdated.increment();
+          } else {
+            kept.add(kv);
+          }
+        }
+        records = kept;
+        committed = records.isEmpty();
+      }
+    }
+    if (!committed) {
+      commitBatch(records, updated, result);
+    }
+    pending.clear();
+    hooks.afterCommit(batchIndex);
+  }
+
+  /**
+   * Writes {@code records} (in key order, as the step read them) into a new file of the slow
+   * tier's format; returns null if it could not (the caller commits a batch instead). A key seen
+   * twice in a row is written once: the file may hold two versions of a key that a snapshot kept,
+   * and both are the newest value.
+   */
+  private Path writeDemotionFile(List<byte[][]> records) throws IOException {
+    Path file = demoteDir.resolve("demote-" + demoteFiles.incrementAndGet() + ".sst");
+    boolean success = false;
+    try (SstFileWriter writer = new SstFileWriter(envOptions, demoteWriterOptions)) {
+      writer.open(file.toString());
+      byte[] last = null;
+      for (byte[][] kv : records) {
+        if (last != null && Arrays.equals(last, kv[0])) {
+          continue;
+        }
+        writer.put(kv[0], kv[1]);
+        last = kv[0];
+      }
+      writer.finish();
+      success = true;
+      return file;
+    } catch (RocksDBException e) {
+      LOG.log(Level.FINE, "writing a demotion file failed; committing a batch", e);
+      return null;
+    } finally {
+      if (!success) {
+        Files.deleteIfExists(file);
+      }
+    }
+  }
+
+  /** Inside the gate, after the copies are in the slow tier: the fast tier's side of a commit. */
+  private void removeFromFast(List<byte[][]> records, StepResult result) throws RocksDBException {
+    long bytes = 0;
+    if (nativeDemotion == null) {
+      try (WriteBatch batch = new WriteBatch()) {
+        for (byte[][] kv : records) {
+          batch.delete(fast, kv[0]);
+          bytes += kv[0].length + kv[1].length;
+        }
+        db.write(writeOptions, batch);
+      }
+    } else {
+      for (byte[][] kv : records) {
+        result.copied.add(kv[0]);
+        result.copiedHashes.add(ValueHash.of(kv[1]));
+        bytes += kv[0].length + kv[1].length;
+      }
+    }
+    countDemoted(result, records.size(), bytes);
+  }
+
+  /** Counts a commit's demoted records, and its tombstones on the tombstone path. */
+  private void countDemoted(StepResult result, long records, long bytes) {
+    long tombstones = nativeDemotion == null ? records : 0;
+    result.demotedRecords += records;
+    result.demotedBytes += bytes;
+    result.tombstones += tombstones;
+    counters.recordsDemoted.add(records);
+    counters.bytesDemoted.add(bytes);
+    counters.demotionTombstones.add(tombstones);
+  }
+
+  /** The batch path of {@link #commit}: one atomic batch, without the keys written meanwhile. */
+  private void commitBatch(List<byte[][]> pending, UpdatedKeys updated, StepResult result)
+      throws Exception {
     gate.commit(() -> {
       long records = 0;
       long bytes = 0;
@@ -463,17 +674,9 @@ final class TierMigrator implements AutoCloseable {
           db.write(writeOptions, batch);
         }
       }
-      long tombstones = nativeDemotion == null ? records : 0;
-      result.demotedRecords += records;
-      result.demotedBytes += bytes;
-      result.tombstones += tombstones;
-      counters.recordsDemoted.add(records);
-      counters.bytesDemoted.add(bytes);
-      counters.demotionTombstones.add(tombstones);
+      countDemoted(result, records, bytes);
       counters.demotionsDroppedAsUpdated.add(dropped);
     });
-    pending.clear();
-    hooks.afterCommit(batchIndex);
   }
 
   /**
@@ -563,6 +766,11 @@ final class TierMigrator implements AutoCloseable {
     fileCompactionOptions.close();
     flushOptions.close();
     compactOptions.close();
+    demoteWriterOptions.close();
+    envOptions.close();
+    if (demoteFilter != null) {
+      demoteFilter.close();
+    }
   }
 
   /** A growable list of longs, to keep value hashes without boxing. */

@@ -1,0 +1,130 @@
+package io.hotrap.core;
+
+import static io.hotrap.core.TestStores.key;
+import static io.hotrap.core.TestStores.rawGet;
+import static io.hotrap.core.TestStores.small;
+import static io.hotrap.core.TestStores.value;
+import static io.hotrap.core.TestStores.versionOf;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.rocksdb.CompactRangeOptions;
+
+/**
+ * Demoted records reach the slow tier as ingested files (TierMigrator#commit), and a file never
+ * carries a key that a user wrote after the migration read it.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@ParameterizedClass(name = "nativeMigration={0}")
+@ValueSource(booleans = {true, false})
+class DemotionIngestionTest {
+  @Parameter boolean nativeMigration;
+  @TempDir Path dir;
+
+  @Test
+  void demotedRecordsReachTheSlowTierInIngestedFiles() throws Exception {
+    try (HotRapDB db = HotRapDB.open(small(dir, nativeMigration).fastBudgetBytes(256L << 20)
+        .migrationBatchBytes(64 << 10).build())) {
+      int n = 2000;
+      for (int i = 0; i < n; i++) {
+        db.put(key(i), value(i, 1, 100));
+      }
+      db.flush();
+      db.migrator().migrateNow(Long.MAX_VALUE, true);
+      HotRapStats s = db.stats();
+      assertTrue(s.recordsDemoted() > n / 2, s.toString());
+      assertEquals(s.recordsDemoted(), s.recordsDemotedByIngestion(), s.toString());
+      for (int i = 0; i < n; i++) {
+        assertEquals(1, versionOf(db.get(key(i))), "key " + i);
+      }
+      // The slow tier received files, not writes: its memtable is empty.
+      assertEquals(0, db.rocks().getLongProperty(db.slowHandle(), "rocksdb.num-entries-active-mem-table"));
+      assertEquals(0, filesIn(dir.resolve("slow").resolve(TierMigrator.DEMOTE_DIR)),
+          "no file is left on its way into the slow tier");
+    }
+  }
+
+  @Test
+  void keysWrittenAfterTheReadStayOutOfTheIngestedFile() throws Exception {
+    // The first commit of the step runs after the writes below: its file, written from what the
+    // step read, holds the old versions of those keys, and must not be ingested as it is.
+    AtomicBoolean armed = new AtomicBoolean(true);
+    HotRapDB[] holder = new HotRapDB[1];
+    MigrationHooks hooks = new MigrationHooks() {
+      @Override
+      public void beforeCommit(int batchIndex) {
+        if (armed.getAndSet(false)) {
+          for (int i = 0; i < 60; i += 3) {
+            holder[0].delete(key(i));
+            holder[0].put(key(i + 1), value(i + 1, 2, 100));
+          }
+        }
+      }
+    };
+    try (HotRapDB db = HotRapDB.open(small(dir, nativeMigration).fastBudgetBytes(256L << 20)
+        .migrationBatchBytes(1 << 20).build(), StoreHooks.migration(hooks))) {
+      holder[0] = db;
+      int n = 2000;
+      for (int i = 0; i < n; i++) {
+        db.put(key(i), value(i, 1, 100));
+      }
+      db.flush();
+      db.migrator().migrateNow(Long.MAX_VALUE, true);
+      HotRapStats s = db.stats();
+      assertTrue(s.demotionsDroppedAsUpdated() >= 40, s.toString());
+      assertTrue(s.recordsDemotedByIngestion() > n / 2, "the rest was still ingested: " + s);
+      // Both tiers fully compacted: the fast tier's tombstones are gone, so a slow copy of a
+      // deleted or overwritten key would now be what a get returns.
+      try (CompactRangeOptions force = new CompactRangeOptions()
+          .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForce)) {
+        db.flush();
+        db.rocks().compactRange(db.fastHandle(), null, null, force);
+        db.rocks().compactRange(db.slowHandle(), null, null, force);
+      }
+      for (int i = 0; i < 60; i += 3) {
+        assertNull(db.get(key(i)), "deleted key " + i + " came back");
+        assertNull(rawGet(db, db.slowHandle(), key(i)), "the slow tier holds deleted key " + i);
+        byte[] v = db.get(key(i + 1));
+        assertNotNull(v, "key " + (i + 1));
+        assertEquals(2, versionOf(v), "key " + (i + 1) + " lost its newer version");
+      }
+      for (int i = 60; i < n; i++) {
+        assertArrayEquals(value(i, 1, 100), db.get(key(i)), "key " + i);
+      }
+    }
+  }
+
+  @Test
+  void aFileLeftByACrashIsDeletedAtOpen() throws Exception {
+    HotRapOptions o = small(dir, nativeMigration).build();
+    try (HotRapDB db = HotRapDB.open(o)) {
+      db.put(key(1), value(1, 1, 100));
+    }
+    Path leftover = dir.resolve("slow").resolve(TierMigrator.DEMOTE_DIR).resolve("demote-7.sst");
+    Files.write(leftover, new byte[] {1, 2, 3});
+    try (HotRapDB db = HotRapDB.open(o)) {
+      assertEquals(1, versionOf(db.get(key(1))));
+      assertEquals(0, filesIn(leftover.getParent()));
+    }
+  }
+
+  private static long filesIn(Path d) throws Exception {
+    try (Stream<Path> s = Files.list(d)) {
+      return s.count();
+    }
+  }
+}
