@@ -1,10 +1,10 @@
 package io.hotrap.core;
 
-import io.hotrap.cache.KeyHash;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Whether a stream of keys is skewed, window by window, after LuMDB §6 (DESIGN.md §16): over a
@@ -37,15 +37,10 @@ import java.util.Objects;
  * by {@link WriteHotSeparator}. It knows nothing of writes as such: fed the keys of reads it would
  * tell whether reads are skewed, which the store does not ask yet.
  *
- * <p>Cost: a record hashes its key once and updates a primitive table under the window's
- * monitor; it allocates nothing unless the key is seen for the second time in the window. Under
- * uniform writes, while the detector keeps separation idle, this is what separation costs a
- * writer ({@code hotrap-bench separation-cost}).
- *
- * <p>Thread-safe: records from many threads go into one window under its monitor; the thread whose
- * record fills the window marks it closed, swaps in a fresh one and reports the old; a record that
- * finds the window it read closed counts in the next, so every record is in exactly one window and
- * a closed window's figures no longer change.
+ * <p>Thread-safe: records from many threads go into one window's concurrent map; the thread whose
+ * record fills the window swaps in a fresh one and reports the old. Records racing the swap may
+ * land in the closed window after its statistics were read; they are counted in no decision, which
+ * a statistic over thousands of records does not notice.
  */
 final class SkewDetector {
   /** LuMDB's hot-key rule: a key occurring at least this often in a window is hot (T = 2). */
@@ -57,10 +52,7 @@ final class SkewDetector {
 
   /** One closed window: its keys' frequencies and what they say. */
   static final class Window {
-    /**
-     * Occurrences of each key that occurred at least twice ({@link #DEFAULT_HOT_COUNT}); a key
-     * seen once is only in {@link #count}.
-     */
+    /** Occurrences per key; may still grow by records that raced the window's close. */
     final Map<ByteArrayKey, int[]> counts;
     final long records;
     final long bytes;
@@ -68,32 +60,16 @@ final class SkewDetector {
     final double variance;
     final boolean skewed;
     final long sequence;
-    private final Counting table;
 
     Window(Map<ByteArrayKey, int[]> counts, long records, long bytes, double variance,
         boolean skewed, long sequence) {
-      this(counts, counts.size(), records, bytes, variance, skewed, sequence, null);
-    }
-
-    private Window(Map<ByteArrayKey, int[]> counts, int distinct, long records, long bytes,
-        double variance, boolean skewed, long sequence, Counting table) {
       this.counts = counts;
       this.records = records;
       this.bytes = bytes;
-      this.distinct = distinct;
+      this.distinct = counts.size();
       this.variance = variance;
       this.skewed = skewed;
       this.sequence = sequence;
-      this.table = table;
-    }
-
-    /** How often {@code key} occurred in the window; 0 if it did not. */
-    int count(byte[] key) {
-      if (table != null) {
-        return table.count(KeyHash.hash64(key));
-      }
-      int[] c = counts.get(ByteArrayKey.wrap(key));
-      return c == null ? 0 : c[0];
     }
   }
 
@@ -102,110 +78,18 @@ final class SkewDetector {
     void windowClosed(Window window);
   }
 
-  /**
-   * One window's counts: an open-addressing table from each key's 64-bit hash ({@link KeyHash}) to
-   * its count, with no object per key, so that a write of a key seen once (every write, under
-   * uniform keys) allocates nothing. A key's bytes are copied only when it occurs a second time
-   * ({@link #repeated}), as only such keys can be hot. Two keys whose 64-bit hashes collide count
-   * as one, which moves the variance by a record in about 2^64 / n² windows. Guarded by its own
-   * monitor; {@link #closed} once its statistics are read, after which records go to the next.
-   */
   private static final class Counting {
-    private static final int MIN_SLOTS = 1024;
-    long[] hashes;
-    int[] counts;
-    /** Per slot: 1 + the index in {@link #repeated} of its key's bytes, or 0 while seen once. */
-    int[] repeatedIndex;
-    final ArrayList<byte[]> repeated = new ArrayList<>();
-    int distinct;
-    long records;
-    long bytes;
-    long sumSquares;
-    boolean closed;
-
-    /** A table sized for {@code expectedDistinct} keys at most half full. */
-    Counting(int expectedDistinct) {
-      int slots = Math.max(MIN_SLOTS, Integer.highestOneBit(Math.max(1, 2 * expectedDistinct - 1)) << 1);
-      hashes = new long[slots];
-      counts = new int[slots];
-      repeatedIndex = new int[slots];
-    }
-
-    /** Counts one occurrence of {@code key} (hash {@code h}); returns its count now. */
-    int add(long h, byte[] key) {
-      if (2 * (distinct + 1) > hashes.length) {
-        grow();
-      }
-      int mask = hashes.length - 1;
-      long stored = h == 0 ? 1 : h; // 0 marks an empty slot
-      int i = (int) stored & mask;
-      while (counts[i] != 0 && hashes[i] != stored) {
-        i = (i + 1) & mask;
-      }
-      int now = ++counts[i];
-      if (now == 1) {
-        hashes[i] = stored;
-        distinct++;
-      } else if (now == DEFAULT_HOT_COUNT) {
-        repeated.add(key.clone());
-        repeatedIndex[i] = repeated.size();
-      }
-      return now;
-    }
-
-    int count(long h) {
-      long stored = h == 0 ? 1 : h;
-      int mask = hashes.length - 1;
-      int i = (int) stored & mask;
-      while (counts[i] != 0) {
-        if (hashes[i] == stored) {
-          return counts[i];
-        }
-        i = (i + 1) & mask;
-      }
-      return 0;
-    }
-
-    private void grow() {
-      long[] oldHashes = hashes;
-      int[] oldCounts = counts;
-      int[] oldRepeated = repeatedIndex;
-      int slots = oldHashes.length * 2;
-      hashes = new long[slots];
-      counts = new int[slots];
-      repeatedIndex = new int[slots];
-      int mask = slots - 1;
-      for (int j = 0; j < oldHashes.length; j++) {
-        if (oldCounts[j] == 0) {
-          continue;
-        }
-        int i = (int) oldHashes[j] & mask;
-        while (counts[i] != 0) {
-          i = (i + 1) & mask;
-        }
-        hashes[i] = oldHashes[j];
-        counts[i] = oldCounts[j];
-        repeatedIndex[i] = oldRepeated[j];
-      }
-    }
-
-    /** The keys seen at least twice with their counts. */
-    Map<ByteArrayKey, int[]> repeatedCounts() {
-      Map<ByteArrayKey, int[]> m = new HashMap<>(2 * repeated.size());
-      for (int i = 0; i < hashes.length; i++) {
-        if (repeatedIndex[i] != 0) {
-          m.put(ByteArrayKey.wrap(repeated.get(repeatedIndex[i] - 1)), new int[] {counts[i]});
-        }
-      }
-      return m;
-    }
+    final ConcurrentHashMap<ByteArrayKey, int[]> counts = new ConcurrentHashMap<>();
+    final LongAdder records = new LongAdder();
+    final LongAdder bytes = new LongAdder();
+    final LongAdder sumSquares = new LongAdder();
   }
 
   private final long windowBytes;
   private final double onThreshold;
   private final double offThreshold;
   private final Listener listener;
-  private volatile Counting current = new Counting(0);
+  private final AtomicReference<Counting> current = new AtomicReference<>(new Counting());
   private volatile boolean skewed;
   private volatile double lastVariance = Double.NaN;
   private long windows; // guarded by this
@@ -231,44 +115,36 @@ final class SkewDetector {
 
   /** Counts one occurrence of {@code key} in a record of {@code bytes} key + value bytes. */
   void record(byte[] key, int bytes) {
-    long h = KeyHash.hash64(key);
-    Counting full = null;
-    while (true) {
-      Counting w = current;
-      synchronized (w) {
-        if (w.closed) {
-          continue; // the window closed between the read and the lock: count in the next one
-        }
-        int now = w.add(h, key);
-        w.sumSquares += 2L * now - 1;
-        w.records++;
-        w.bytes += bytes;
-        if (w.bytes >= windowBytes && w.records >= MIN_WINDOW_RECORDS) {
-          w.closed = true;
-          // Sized for the keys of this window, so the next one rarely grows its table.
-          current = new Counting(w.distinct);
-          full = w;
-        }
-      }
-      break;
+    Counting w = current.get();
+    int[] c = w.counts.get(ByteArrayKey.wrap(key));
+    if (c == null) {
+      // The map keeps its own copy: the caller's array may change once the write returns.
+      c = w.counts.computeIfAbsent(ByteArrayKey.copyOf(key), k -> new int[1]);
     }
-    if (full != null) {
-      close(full);
+    int now;
+    synchronized (c) {
+      now = ++c[0];
+    }
+    w.sumSquares.add(2L * now - 1);
+    w.records.increment();
+    w.bytes.add(bytes);
+    if (w.bytes.sum() >= windowBytes && w.records.sum() >= MIN_WINDOW_RECORDS
+        && current.compareAndSet(w, new Counting())) {
+      close(w);
     }
   }
 
-  /** Decides on a closed window; windows close one at a time, in order. */
   private synchronized void close(Counting w) {
-    long n = w.records;
-    int distinct = w.distinct;
+    long n = w.records.sum();
+    int distinct = w.counts.size();
     double mean = (double) n / distinct;
-    double variance = Math.max(0, (double) w.sumSquares / distinct - mean * mean);
+    double variance = Math.max(0, (double) w.sumSquares.sum() / distinct - mean * mean);
     boolean was = skewed;
     boolean now = was ? variance >= offThreshold : variance > onThreshold;
     skewed = now;
     lastVariance = variance;
     long seq = ++windows;
-    listener.windowClosed(new Window(w.repeatedCounts(), distinct, n, w.bytes, variance, now, seq, w));
+    listener.windowClosed(new Window(w.counts, n, w.bytes.sum(), variance, now, seq));
   }
 
   /** The decision of the last closed window; false before the first closes. */

@@ -94,8 +94,8 @@ final class TierConfig {
    * ({@code cold} false). With the hot keys gone, what reaches {@code fast} is cold data that
    * eager merges do not shrink: a new version rarely meets an older one in L0 or the base level
    * (LuMDB §3.3: cold data is "the real villain of compaction"). LuMDB's cold side (2PPL) gives
-   * its top levels larger, preset capacities while it separates; here L0 holds
-   * {@value #COLD_L0_TRIGGER} files before it is merged and the base level half the budget, so
+   * its top levels larger, preset capacities while it separates; here L0 holds up to
+   * {@value #COLD_L0_TRIGGER} files ({@link #coldL0Trigger}) before it is merged and the base level half the budget, so
    * each L0 compaction carries more new bytes per byte of the base level it rewrites. Measured
    * with {@code hotrap-bench separation --workloads UH-zipf1.1 --systems hotrap-separated}
    * (16 MiB, 2 rounds each), total compaction MiB: 286 / 273 with the defaults, 268 / 279 with an
@@ -103,14 +103,29 @@ final class TierConfig {
    * base; 64 files and 12 MiB, 40 files and 16 MiB, and 64 files and 4 MiB gave no more (242–269).
    */
   static org.rocksdb.MutableColumnFamilyOptions coldSide(HotRapOptions o, boolean cold) {
-    int trigger = cold ? COLD_L0_TRIGGER : FAST_L0_TRIGGER;
+    // A budget too small for a larger L0 keeps fast's usual shape altogether.
+    boolean larger = cold && coldL0Trigger(o) > FAST_L0_TRIGGER;
+    int trigger = larger ? coldL0Trigger(o) : FAST_L0_TRIGGER;
     return org.rocksdb.MutableColumnFamilyOptions.builder()
         .setLevel0FileNumCompactionTrigger(trigger)
         // RocksDB's defaults (20, 36) while they stay above the trigger, else as far above it.
         .setLevel0SlowdownWritesTrigger(Math.max(20, trigger + 12))
         .setLevel0StopWritesTrigger(Math.max(36, trigger + 28))
-        .setMaxBytesForLevelBase(cold ? Math.max(fastLevelBase(o), o.fastBudgetBytes() / 2) : fastLevelBase(o))
+        .setMaxBytesForLevelBase(larger ? Math.max(fastLevelBase(o), o.fastBudgetBytes() / 2) : fastLevelBase(o))
         .build();
+  }
+
+  /**
+   * The cold side's L0 trigger: {@value #COLD_L0_TRIGGER} files, as long as they fill at most a
+   * quarter of the budget, and never fewer than {@link #FAST_L0_TRIGGER}. Migration moves files of
+   * the levels below L0, so an L0 larger than the budget's room would keep the tier over its
+   * budget and stall writers for as long as the L0 takes to fill (a 1 MiB store with 64 KiB write
+   * buffers: 40 files are 2.5 MiB). Where no more than {@link #FAST_L0_TRIGGER} files fit, the
+   * cold side leaves the base level as it is too ({@link #coldSide}).
+   */
+  static int coldL0Trigger(HotRapOptions o) {
+    long fit = o.fastBudgetBytes() / 4 / Math.max(1, o.writeBufferBytes());
+    return (int) Math.max(FAST_L0_TRIGGER, Math.min(COLD_L0_TRIGGER, fit));
   }
 
   private static long fastLevelBase(HotRapOptions o) {

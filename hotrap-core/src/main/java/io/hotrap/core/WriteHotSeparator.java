@@ -218,15 +218,7 @@ final class WriteHotSeparator implements AutoCloseable {
     if (w.skewed) {
       long perRecord = Math.max(1, w.bytes / Math.max(1, w.records));
       int maxKeys = (int) Math.min(Integer.MAX_VALUE, hotShareBytes / 2 / perRecord);
-      // The window lists the keys it saw twice or more; members it saw once stay hot too.
-      java.util.Map<ByteArrayKey, int[]> counts = new java.util.HashMap<>(w.counts);
-      for (ByteArrayKey m : members) {
-        int c = counts.containsKey(m) ? 0 : w.count(m.bytes());
-        if (c > 0) {
-          counts.put(m, new int[] {c});
-        }
-      }
-      next = HotKeyIndex.build(counts,
+      next = HotKeyIndex.build(w.counts,
           HotKeyIndex.atLeastOrSeen(SkewDetector.DEFAULT_HOT_COUNT, k -> members.contains(ByteArrayKey.wrap(k))),
           maxKeys);
     }
