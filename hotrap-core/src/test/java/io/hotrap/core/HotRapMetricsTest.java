@@ -28,6 +28,9 @@ class HotRapMetricsTest {
       db.get(key(1));       // fast
       db.get(key(2));       // slow
       db.get(key(100_000)); // slow, absent
+      // The stats and the gauges below are read one after the other: nothing may flush or compact
+      // in between (the demotion's ingested files can still be compacted on the slow tier).
+      db.awaitBackgroundWork();
       HotRapStats s = db.stats();
       assertEquals(1, s.getsServedFast());
       assertEquals(2, s.getsServedSlow());
