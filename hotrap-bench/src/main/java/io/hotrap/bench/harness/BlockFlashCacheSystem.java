@@ -111,13 +111,7 @@ final class BlockFlashCacheSystem implements BenchSystem {
           .highPriorityPoolRatio(BLOCK_CACHE_HIGH_PRIORITY_RATIO)
           .build());
       BloomFilter filter = track(new BloomFilter(o.bloomBitsPerKey()));
-      BlockBasedTableConfig table = new BlockBasedTableConfig()
-          .setBlockCache(blockCache)
-          .setBlockSize(o.fastBlockSize())
-          .setFilterPolicy(filter)
-          .setCacheIndexAndFilterBlocks(true)
-          .setCacheIndexAndFilterBlocksWithHighPriority(true)
-          .setPinL0FilterAndIndexBlocksInCache(true);
+      BlockBasedTableConfig table = RocksDbSystem.tableConfig(o, blockCache, filter);
       statistics = track(new Statistics());
       statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
       SstGroupListener listener = track(new SstGroupListener(group -> { }, this::fileDeleted));

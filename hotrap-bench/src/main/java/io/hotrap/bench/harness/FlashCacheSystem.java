@@ -154,13 +154,7 @@ final class FlashCacheSystem implements BenchSystem {
       this.cache = fc;
       LRUCache blockCache = track(o.newBlockCache());
       BloomFilter filter = track(new BloomFilter(o.bloomBitsPerKey()));
-      BlockBasedTableConfig table = new BlockBasedTableConfig()
-          .setBlockCache(blockCache)
-          .setBlockSize(o.fastBlockSize())
-          .setFilterPolicy(filter)
-          .setCacheIndexAndFilterBlocks(true)
-          .setCacheIndexAndFilterBlocksWithHighPriority(true)
-          .setPinL0FilterAndIndexBlocksInCache(true);
+      BlockBasedTableConfig table = RocksDbSystem.tableConfig(o, blockCache, filter);
       if (kind == Kind.PERSISTENT) {
         Logger quiet = track(new Logger(InfoLogLevel.WARN_LEVEL) {
           @Override

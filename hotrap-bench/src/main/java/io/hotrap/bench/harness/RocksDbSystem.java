@@ -61,13 +61,7 @@ final class RocksDbSystem implements BenchSystem {
       Files.createDirectories(slow);
       LRUCache cache = track(o.newBlockCache());
       BloomFilter filter = track(new BloomFilter(o.bloomBitsPerKey()));
-      BlockBasedTableConfig table = new BlockBasedTableConfig()
-          .setBlockCache(cache)
-          .setBlockSize(o.fastBlockSize())
-          .setFilterPolicy(filter)
-          .setCacheIndexAndFilterBlocks(true)
-          .setCacheIndexAndFilterBlocksWithHighPriority(true)
-          .setPinL0FilterAndIndexBlocksInCache(true);
+      BlockBasedTableConfig table = RocksDbSystem.tableConfig(o, cache, filter);
       statistics = track(new Statistics());
       statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
       Options options = track(new Options()
@@ -151,6 +145,20 @@ final class RocksDbSystem implements BenchSystem {
    * Flushes {@code db} and waits until no flush or compaction runs or is pending. RocksJava has no
    * wait-for-compactions call, so this polls RocksDB's properties (at most an hour).
    */
+  /**
+   * The block-based table settings every RocksDB-based bench system shares with the fast tier:
+   * block size, Bloom filter, index and filter blocks cached at high priority, L0's pinned.
+   */
+  static BlockBasedTableConfig tableConfig(HotRapOptions o, org.rocksdb.Cache cache, BloomFilter filter) {
+    return new BlockBasedTableConfig()
+        .setBlockCache(cache)
+        .setBlockSize(o.fastBlockSize())
+        .setFilterPolicy(filter)
+        .setCacheIndexAndFilterBlocks(true)
+        .setCacheIndexAndFilterBlocksWithHighPriority(true)
+        .setPinL0FilterAndIndexBlocksInCache(true);
+  }
+
   static void settle(RocksDB db, FlushOptions flushOptions) {
     try {
       db.flush(flushOptions);
