@@ -247,7 +247,6 @@ public final class Ralt implements AutoCloseable {
       long bytes = (long) key.length + valueLength;
       long time = accessClock + bytes;
       if (!active.add(key, valueLength, time)) {
-        paceIfDue();
         handOffActive();
         if (!active.add(key, valueLength, time)) {
           throw new IllegalArgumentException("key of " + key.length
@@ -265,7 +264,7 @@ public final class Ralt implements AutoCloseable {
 
   /**
    * Must hold bufferLock. Sets R from the accesses since the last pacing once they make half a
-   * buffer, before the full buffer is handed off, so the buffer's counters use it.
+   * buffer; called at every hand-off, before it, so the buffer's counters use it.
    */
   private void paceIfDue() {
     if (pacingAccessBytes < options.bufferBytes() / 2) {
@@ -283,6 +282,7 @@ public final class Ralt implements AutoCloseable {
     if (active.isEmpty()) {
       return;
     }
+    paceIfDue();
     bufferSlots.acquireUninterruptibly();
     tasks.add(active);
     AccessBuffer next = spareBuffers.poll();

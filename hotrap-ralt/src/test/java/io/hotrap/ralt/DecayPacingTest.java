@@ -49,6 +49,18 @@ class DecayPacingTest {
     }
   }
 
+  /** Promotion checks hand buffers off before they fill (flushIfBuffered): those pace R too. */
+  @Test
+  void aBufferHandedOffBeforeItFillsPacesR() {
+    try (Ralt ralt = Ralt.open(options(dir).maxDecayStretch(4).build())) {
+      for (int i = 0; i < 400; i++) {
+        ralt.record(key("k", i % 100), VALUE_BYTES, false);
+      }
+      assertTrue(ralt.flushIfBuffered(0), "a partly filled buffer is handed off");
+      assertEquals(4 * BASE_PERIOD, ralt.stats().counterDecayPeriodBytes());
+    }
+  }
+
   @Test
   void theTwoArgumentRecordCountsAsAMissAndKeepsThePaperR() {
     try (Ralt ralt = Ralt.open(options(dir).build())) {
