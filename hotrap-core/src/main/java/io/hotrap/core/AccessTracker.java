@@ -65,16 +65,18 @@ final class AccessTracker implements AutoCloseable {
   }
 
   /**
-   * Logs one access. A record RALT rejects as malformed (an {@link IllegalArgumentException}) is
+   * Logs one access; {@code missedFast} when the fast tier (memory tier, fast column families,
+   * promotion cache) could not serve it, which paces RALT's counters ({@link Ralt#record(byte[],
+   * int, boolean)}). A record RALT rejects as malformed (an {@link IllegalArgumentException}) is
    * skipped and counted in {@link #rejectedRecords()}; tracking stays on: one bad record must not
    * cost the store its tracking.
    */
-  void record(byte[] key, int valueLength) {
+  void record(byte[] key, int valueLength, boolean missedFast) {
     if (!available) {
       return;
     }
     try {
-      ralt.record(key, valueLength);
+      ralt.record(key, valueLength, missedFast);
     } catch (IllegalArgumentException e) {
       if (rejectedTotal.sum() == 0) {
         LOG.log(Level.WARNING, "RALT rejected an access record; such records are skipped", e);

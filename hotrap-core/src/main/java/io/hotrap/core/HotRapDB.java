@@ -436,7 +436,7 @@ public final class HotRapDB implements AutoCloseable {
         if (v != null) {
           counters.getsServedFast.increment();
           counters.getsServedMemory.increment();
-          tracker.record(key, v.length);
+          tracker.record(key, v.length, false);
           return v;
         }
       }
@@ -455,7 +455,7 @@ public final class HotRapDB implements AutoCloseable {
       }
       if (value != null) {
         counters.getsServedFast.increment();
-        tracker.record(key, value.length);
+        tracker.record(key, value.length, false);
         return value;
       }
       counters.getsServedSlow.increment();
@@ -468,7 +468,7 @@ public final class HotRapDB implements AutoCloseable {
           if (value == null) {
             return null;
           }
-          tracker.record(key, value.length);
+          tracker.record(key, value.length, true);
           return value;
         } catch (RocksDBException e) {
           if (e.getStatus() == null || e.getStatus().getCode() != Status.Code.Incomplete) {
@@ -477,13 +477,13 @@ public final class HotRapDB implements AutoCloseable {
         }
         value = fc.lookup(key);
         if (value != null) {
-          tracker.record(key, value.length);
+          tracker.record(key, value.length, true);
           return value;
         }
       }
       value = db.get(slowCf, ro, key);
       if (value != null) {
-        tracker.record(key, value.length);
+        tracker.record(key, value.length, true);
         if (p != null) {
           p.offer(key, value, counter);
         }

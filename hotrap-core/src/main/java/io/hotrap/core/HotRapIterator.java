@@ -214,7 +214,7 @@ public final class HotRapIterator implements AutoCloseable {
       }
       if (!recorded) {
         recorded = true;
-        owner.tracker().record(source.key(), value.length);
+        owner.tracker().record(source.key(), value.length, winner == sources.length - 1);
       }
       return value;
     } finally {

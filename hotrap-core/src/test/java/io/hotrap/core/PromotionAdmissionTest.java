@@ -59,6 +59,16 @@ class PromotionAdmissionTest {
     db.promoter().awaitIdle();
   }
 
+  /** First reads around each return: returns make a fifth of the reads. */
+  private static final int COLD_PER_RETURN = 4;
+
+  /** Reads keys {@code first} .. {@code first + COLD_PER_RETURN - 1}, each once. */
+  private static void readCold(HotRapDB db, int first) {
+    for (int k = first; k < first + COLD_PER_RETURN; k++) {
+      read(db, k);
+    }
+  }
+
   @Test
   void aRecordIsCachedOnItsSecondSlowTierRead() throws Exception {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -96,12 +106,13 @@ class PromotionAdmissionTest {
         read(db, i);
       }
       assertEquals(0, cache.mutableSize());
-      // Each key comes back among two first reads: a table fills with returns, a third of the reads.
+      // Each key comes back among four first reads: a table fills with returns, a fifth of the
+      // reads (under PromotionPolicy.MIN_ADMITTED_SHARE).
       int cold = 1000;
       for (int i = 0; i < FULL; i++) {
         read(db, i);
-        read(db, cold++);
-        read(db, cold++);
+        readCold(db, cold);
+        cold += COLD_PER_RETURN;
         if (i == FULL - 2) {
           read(db, FULL - 2); // from the cache, before the table is checked
         }
@@ -121,8 +132,8 @@ class PromotionAdmissionTest {
       }
       for (int i = 100; i < 100 + 2 * FULL && db.stats().promotionsDroppedUnread() == 0; i++) {
         read(db, i);
-        read(db, cold++);
-        read(db, cold++);
+        readCold(db, cold);
+        cold += COLD_PER_RETURN;
       }
       s = db.stats();
       // All but key FULL - 2, which the assertion above read from the cache.
@@ -142,13 +153,13 @@ class PromotionAdmissionTest {
       int cold = 1000;
       for (int i = 0; i < FULL; i++) {
         read(db, i);
-        read(db, cold++);
-        read(db, cold++);
+        readCold(db, cold);
+        cold += COLD_PER_RETURN;
       }
       assertEquals(0, db.stats().bytesPromotedByFlush());
       // New keys read once; then the put-backs, read from the cache, are most of the reads, and
       // the new keys come back. Counted with the slow-tier reads alone, the returns would be a
-      // quarter of the recent reads, and the table would be put back again.
+      // fifth of the recent reads, and the table would be put back again.
       for (int i = 100; i < 100 + FULL; i++) {
         read(db, i);
       }

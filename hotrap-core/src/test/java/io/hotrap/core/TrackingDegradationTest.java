@@ -57,8 +57,8 @@ class TrackingDegradationTest {
     RaltOptions ro = RaltOptions.builder().directory(dir.resolve("ralt")).fastDiskBytes(4L << 20).build();
     AccessTracker tracker = AccessTracker.open(ro);
     try {
-      tracker.record(new byte[Ralt.MAX_KEY_BYTES + 1], 10);
-      tracker.record(key(1), 10);
+      tracker.record(new byte[Ralt.MAX_KEY_BYTES + 1], 10, true);
+      tracker.record(key(1), 10, true);
       tracker.awaitQuiescence();
       assertTrue(tracker.available(), "tracking switched off after one rejected record");
       assertEquals(1, tracker.rejectedRecords());

@@ -42,6 +42,13 @@ public final class RaltOptions {
   public static final double DEFAULT_MAX_HOT_SET_FRACTION = 0.7;
   /** Paper default of D_hs, the room for unstable records, as a fraction of R_hs. */
   public static final double DEFAULT_UNSTABLE_FRACTION_OF_MAX = 0.1;
+  /**
+   * Default ceiling of the pacing stretch of R (see {@link Ralt#record(byte[], int, boolean)}):
+   * at a fast hit rate of 75% and above, R is four times its base. Under a 5% hot spot the hit rate
+   * is ~94% and the stretch sits at this ceiling; the ceiling bounds how long records of a hot spot
+   * that moved on stay stable (c_max·4·R_hs bytes of accesses).
+   */
+  public static final double DEFAULT_MAX_DECAY_STRETCH = 4;
   /** Default size ratio between adjacent levels of the tracker's LSM-tree. */
   public static final int DEFAULT_LEVEL_SIZE_RATIO = 10;
   /** Default number of runs level 0 holds before they merge into level 1. */
@@ -70,6 +77,7 @@ public final class RaltOptions {
   private final long maxHotSetLimit;
   private final long maxUnstableHotBytes;
   private final long counterDecayPeriodBytes;
+  private final double maxDecayStretch;
   private final Scorer scorer;
   private final int levelSizeRatio;
   private final int level0RunLimit;
@@ -101,6 +109,7 @@ public final class RaltOptions {
     maxUnstableHotBytes =
         orDefault(b.maxUnstableHotBytes, (long) (DEFAULT_UNSTABLE_FRACTION_OF_MAX * maxHotSetLimit));
     counterDecayPeriodBytes = orDefault(b.counterDecayPeriodBytes, Math.max(1, maxHotSetLimit));
+    maxDecayStretch = b.maxDecayStretch;
     bufferBytes =
         orDefault(b.bufferBytes, clamp(fastDiskBytes / 128, 4L << 20, 32L << 20));
     segmentBytes =
@@ -137,6 +146,7 @@ public final class RaltOptions {
     b.autoTuning = autoTuning;
     b.deltaC = deltaC;
     b.cMax = cMax;
+    b.maxDecayStretch = maxDecayStretch;
     b.minHotSetLimit = minHotSetLimit;
     b.maxHotSetLimit = maxHotSetLimit;
     b.maxUnstableHotBytes = maxUnstableHotBytes;
@@ -199,6 +209,9 @@ public final class RaltOptions {
   public double deltaC() { return deltaC; }
 
   /** c_max, the counter ceiling, in decay periods; default {@value #DEFAULT_C_MAX}. */
+  /** Ceiling of R's pacing stretch; 1 when R is fixed. */
+  public double maxDecayStretch() { return maxDecayStretch; }
+
   public double cMax() { return cMax; }
 
   /** L_hs, the smallest auto-tuned hot-set limit, bytes; default 0.05·FD. */
@@ -240,7 +253,8 @@ public final class RaltOptions {
         + ", autoTuning=" + autoTuning + ", deltaC=" + deltaC + ", cMax=" + cMax
         + ", minHotSetLimit=" + minHotSetLimit + ", maxHotSetLimit=" + maxHotSetLimit
         + ", maxUnstableHotBytes=" + maxUnstableHotBytes
-        + ", counterDecayPeriodBytes=" + counterDecayPeriodBytes + ", scorer=" + scorer
+        + ", counterDecayPeriodBytes=" + counterDecayPeriodBytes
+        + ", maxDecayStretch=" + maxDecayStretch + ", scorer=" + scorer
         + ", levelSizeRatio=" + levelSizeRatio + ", level0RunLimit=" + level0RunLimit
         + ", evictionSampleBlocks=" + evictionSampleBlocks + '}';
   }
@@ -261,6 +275,7 @@ public final class RaltOptions {
     private boolean autoTuning = true;
     private double deltaC = DEFAULT_DELTA_C;
     private double cMax = DEFAULT_C_MAX;
+    private double maxDecayStretch = DEFAULT_MAX_DECAY_STRETCH;
     private long minHotSetLimit = -1;
     private long maxHotSetLimit = -1;
     private long maxUnstableHotBytes = -1;
@@ -389,9 +404,21 @@ public final class RaltOptions {
       return this;
     }
 
-    /** R. */
+    /** R's base: R when every access misses the fast tier. */
     public Builder counterDecayPeriodBytes(long bytes) {
       this.counterDecayPeriodBytes = positive("counterDecayPeriodBytes", bytes);
+      return this;
+    }
+
+    /**
+     * Largest factor by which pacing stretches R beyond {@link #counterDecayPeriodBytes} when most
+     * accesses hit the fast tier (see {@link Ralt#record(byte[], int, boolean)}); 1 keeps R fixed.
+     */
+    public Builder maxDecayStretch(double stretch) {
+      if (!(stretch >= 1) || Double.isInfinite(stretch)) {
+        throw new IllegalArgumentException("maxDecayStretch must be finite and >= 1 but was " + stretch);
+      }
+      this.maxDecayStretch = stretch;
       return this;
     }
 

@@ -23,11 +23,12 @@ public final class RaltStats {
   private final long hotRecords;
   private final long trackedRecords;
   private final long maxPhysicalOvershoot;
+  private final long counterDecayPeriodBytes;
 
   RaltStats(long hotSetBytes, long stableHotBytes, long physicalBytes, long hotSetLimit,
       long physicalLimit, long tick, long accessedBytes, long accesses, int[] runsPerLevel,
       long bytesRead, long bytesWritten, long evictions, long memoryBytes, long hotRecords,
-      long trackedRecords, long maxPhysicalOvershoot) {
+      long trackedRecords, long maxPhysicalOvershoot, long counterDecayPeriodBytes) {
     this.hotSetBytes = hotSetBytes;
     this.stableHotBytes = stableHotBytes;
     this.physicalBytes = physicalBytes;
@@ -44,6 +45,7 @@ public final class RaltStats {
     this.hotRecords = hotRecords;
     this.trackedRecords = trackedRecords;
     this.maxPhysicalOvershoot = maxPhysicalOvershoot;
+    this.counterDecayPeriodBytes = counterDecayPeriodBytes;
   }
 
   /**
@@ -100,16 +102,19 @@ public final class RaltStats {
    */
   public long maxPhysicalOvershoot() { return maxPhysicalOvershoot; }
 
+  /** Algorithm 1's R as last paced: access bytes per counter decrement. */
+  public long counterDecayPeriodBytes() { return counterDecayPeriodBytes; }
+
   @Override
   public String toString() {
     return String.format(
         "RaltStats{hotSet=%s/%s (stable %s), physical=%s/%s, tick=%d, accessed=%s in %d accesses,"
             + " runsPerLevel=%s, read=%s, written=%s, evictions=%d, memory=%s,"
-            + " hotRecords=%d, trackedRecords=%d, maxPhysicalOvershoot=%s}",
+            + " hotRecords=%d, trackedRecords=%d, maxPhysicalOvershoot=%s, decayPeriod=%s}",
         bytes(hotSetBytes), bytes(hotSetLimit), bytes(stableHotBytes), bytes(physicalBytes),
         bytes(physicalLimit), tick, bytes(accessedBytes), accesses, Arrays.toString(runsPerLevel),
         bytes(bytesRead), bytes(bytesWritten), evictions, bytes(memoryBytes), hotRecords,
-        trackedRecords, bytes(maxPhysicalOvershoot));
+        trackedRecords, bytes(maxPhysicalOvershoot), bytes(counterDecayPeriodBytes));
   }
 
   private static String bytes(long b) {

@@ -1,0 +1,98 @@
+package io.hotrap.ralt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Algorithm 1's R follows the share of accesses the fast tier missed (Ralt#record's pacing). */
+class DecayPacingTest {
+  private static final long BASE_PERIOD = 1_000_000;
+  private static final int VALUE_BYTES = 100;
+
+  @TempDir Path dir;
+
+  private RaltOptions.Builder options(Path d) {
+    return RaltOptions.builder().directory(d).fastDiskBytes(64L << 20).bufferBytes(64 * 1024)
+        .counterDecayPeriodBytes(BASE_PERIOD);
+  }
+
+  private static byte[] key(String prefix, int i) {
+    return String.format("%s%08d", prefix, i).getBytes();
+  }
+
+  /** Accesses of {@code bytes} in all, to 100 keys in turn, every {@code missEvery}-th one missed. */
+  private static void fill(Ralt ralt, long bytes, int missEvery) {
+    long done = 0;
+    for (int i = 0; done < bytes; i++) {
+      byte[] k = key("filler", i % 100);
+      ralt.record(k, VALUE_BYTES, missEvery > 0 && i % missEvery == 0);
+      done += k.length + VALUE_BYTES;
+    }
+  }
+
+  @Test
+  void periodStretchesByTheInverseOfTheMissedShareUpToTheCeiling() {
+    try (Ralt ralt = Ralt.open(options(dir).maxDecayStretch(4).build())) {
+      fill(ralt, 3 * BASE_PERIOD, 1);
+      assertEquals(BASE_PERIOD, ralt.stats().counterDecayPeriodBytes(), "every access missed");
+      fill(ralt, 3 * BASE_PERIOD, 2);
+      double half = ralt.stats().counterDecayPeriodBytes();
+      assertTrue(Math.abs(half / BASE_PERIOD - 2) < 0.1, "half missed: " + half);
+      fill(ralt, 3 * BASE_PERIOD, 0);
+      assertEquals(4 * BASE_PERIOD, ralt.stats().counterDecayPeriodBytes(), "no access missed");
+      fill(ralt, 3 * BASE_PERIOD, 1);
+      assertEquals(BASE_PERIOD, ralt.stats().counterDecayPeriodBytes(), "back to all missed");
+    }
+  }
+
+  /** Promotion checks hand buffers off before they fill (flushIfBuffered): those pace R too. */
+  @Test
+  void aBufferHandedOffBeforeItFillsPacesR() {
+    try (Ralt ralt = Ralt.open(options(dir).maxDecayStretch(4).build())) {
+      for (int i = 0; i < 400; i++) {
+        ralt.record(key("k", i % 100), VALUE_BYTES, false);
+      }
+      assertTrue(ralt.flushIfBuffered(0), "a partly filled buffer is handed off");
+      assertEquals(4 * BASE_PERIOD, ralt.stats().counterDecayPeriodBytes());
+    }
+  }
+
+  @Test
+  void theTwoArgumentRecordCountsAsAMissAndKeepsThePaperR() {
+    try (Ralt ralt = Ralt.open(options(dir).build())) {
+      for (int i = 0; i < 50_000; i++) {
+        ralt.record(key("k", i % 100), VALUE_BYTES);
+      }
+      assertEquals(BASE_PERIOD, ralt.stats().counterDecayPeriodBytes());
+    }
+  }
+
+  /**
+   * A key that comes back three base periods after its first access: its counter (Δc = 2.6
+   * periods) ran out with R fixed, so it starts over unstable; with the fast tier serving the
+   * accesses in between, R is four base periods and the key is stable.
+   */
+  @Test
+  void aKeyBackAfterThreeBasePeriodsIsStableOnlyWhenHitsStretchR() {
+    assertTrue(comesBackStable(dir.resolve("paced"), 4), "paced");
+    assertFalse(comesBackStable(dir.resolve("fixed"), 1), "fixed R");
+  }
+
+  private boolean comesBackStable(Path d, double maxStretch) {
+    try (Ralt ralt = Ralt.open(options(d).maxDecayStretch(maxStretch).build())) {
+      fill(ralt, BASE_PERIOD / 2, 0);
+      byte[] target = key("target", 0);
+      ralt.record(target, VALUE_BYTES, true);
+      fill(ralt, 3 * BASE_PERIOD, 0);
+      ralt.record(target, VALUE_BYTES, true);
+      fill(ralt, BASE_PERIOD / 2, 0);
+      ralt.awaitQuiescence();
+      assertTrue(ralt.isHot(target), "tracked and hot either way: " + ralt.stats());
+      return ralt.isStableHot(target);
+    }
+  }
+}
