@@ -50,6 +50,10 @@ public final class Main {
       "  skew         the write-skew detector's variance per key distribution, against its threshold",
       "               [--dir hotrap-data/skew] [--budget-mib 16] [--windows 20] [--value-bytes 1000]",
       "               [--distributions uniform,hotspot5,...,zipf1.3] [--seed 7]",
+      "  scale        what RALT, the migration picker and the promotion cache cost at each fast",
+      "               budget, per hot key, per fast file and per byte of data (issue 21)",
+      "               [--dir hotrap-data/scale] [--out DIR] [--budgets 16,128,256] [--workload ro-zipf]",
+      "               [--seconds 60] [--threads 2] [--record-bytes 1024] [--direct-io false] [--seed 1]",
       "  cold-get     cold slow-tier gets, promotion on against off, in alternating paired rounds",
       "               [--dir hotrap-data/cold-get] [--budget-mib 4] [--times 50] [--rounds 30]",
       "               [--round-ms 2000] [--warmup-rounds 4] [--value-bytes 1000] [--seed 17]",
@@ -112,6 +116,9 @@ public final class Main {
           return 0;
         case "skew":
           io.hotrap.bench.core.SkewTable.run(rest, out);
+          return 0;
+        case "scale":
+          io.hotrap.bench.core.ScaleCost.run(rest, out);
           return 0;
         case "quick":
         case "run":

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * HotRAP's promotion cache (§3.3, §3.4; DESIGN.md §4, §6, §9): an in-memory store of records read
@@ -113,6 +114,14 @@ public final class PromotionCache {
   private final int maxRecordBytes;
   private final int presenceBits;
   private final Object freezeLock = new Object();
+
+  /**
+   * Largest {@link #bytes()} seen at a sample. The charged bytes fall only when a table is
+   * released, entries are removed or a key is invalidated or overwritten, and grow in between, so
+   * sampling before each release and each removal catches every peak but what invalidations and
+   * overwrites took off since the last sample (none under reads alone).
+   */
+  private final AtomicLong peakBytes = new AtomicLong();
 
   private volatile CacheTable mutable;
   /**
@@ -273,6 +282,28 @@ public final class PromotionCache {
     return sum;
   }
 
+  /**
+   * Charged bytes of every table the cache holds: the mutable one and the immutable ones not yet
+   * released.
+   */
+  public long bytes() {
+    return mutableBytes() + immutableBytes();
+  }
+
+  /**
+   * The largest {@link #bytes()} since the cache was built, sampled before each release and each
+   * {@link #removeIfUnchanged}: exact but for the bytes invalidations and overwrites took off
+   * since the last sample (none under reads alone).
+   */
+  public long peakBytes() {
+    return samplePeak();
+  }
+
+  private long samplePeak() {
+    long now = bytes();
+    return peakBytes.accumulateAndGet(now, Math::max);
+  }
+
   /** The immutable tables frozen and not yet released, oldest first. */
   public List<ImmutablePromotionCache> immutables() {
     return List.of(checking);
@@ -318,6 +349,7 @@ public final class PromotionCache {
   public void release(ImmutablePromotionCache immutable) {
     requireOwn(immutable);
     synchronized (freezeLock) {
+      samplePeak();
       ImmutablePromotionCache[] cur = checking;
       for (int i = 0; i < cur.length; i++) {
         if (cur[i] == immutable) {
@@ -364,6 +396,7 @@ public final class PromotionCache {
    */
   public int removeIfUnchanged(Collection<Entry> taken) {
     Objects.requireNonNull(taken, "taken");
+    samplePeak();
     int stripe = CacheTable.stripeOfCurrentThread();
     int removed = 0;
     CacheTable t = enterMutable(stripe);

@@ -41,6 +41,28 @@ class PromotionCacheTest {
   }
 
   @Test
+  void bytesCountEveryTableAndThePeakOutlivesARelease() {
+    PromotionCache c = cache(1 << 20);
+    assertEquals(0, c.bytes());
+    c.insert(b("k1"), new byte[100]);
+    long one = PromotionCache.charge(2, 100);
+    assertEquals(one, c.bytes());
+    ImmutablePromotionCache frozen = c.freeze();
+    c.insert(b("k2"), new byte[300]);
+    long both = one + PromotionCache.charge(2, 300);
+    assertEquals(both, c.bytes(), "the frozen table still counts until released");
+    c.release(frozen);
+    assertEquals(PromotionCache.charge(2, 300), c.bytes());
+    assertEquals(both, c.peakBytes(), "the peak was sampled before the release");
+
+    c.removeIfUnchanged(c.range(b("k2"), b("k2")));
+    assertEquals(0, c.bytes());
+    assertEquals(both, c.peakBytes());
+    c.insert(b("k3"), new byte[1000]);
+    assertEquals(PromotionCache.charge(2, 1000), c.peakBytes(), "a higher level now is the peak");
+  }
+
+  @Test
   void getReturnsInsertedValueAndNullForAbsentKey() {
     PromotionCache c = cache(1 << 20);
     assertTrue(c.insert(b("k"), b("v")));

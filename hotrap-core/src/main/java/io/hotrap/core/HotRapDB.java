@@ -846,6 +846,12 @@ public final class HotRapDB implements AutoCloseable {
       }
       long hotWritten = Math.max(0, sstBytesWritten(hotCf));
       counters.hotBytesWritten = hotWritten;
+      if (promoter != null) {
+        counters.promotionCacheBytes = promoter.cache().bytes();
+        counters.promotionCachePeakBytes = promoter.cache().peakBytes();
+        counters.admissionFilterBytes =
+            promoter.admission() == null ? 0 : promoter.admission().memoryBytes();
+      }
       return new HotRapStats(counters, tracker.available(), tracker.stats(),
           sstBytesWritten(fastCf) + hotWritten, sstBytesWritten(slowCf), separator);
     } finally {

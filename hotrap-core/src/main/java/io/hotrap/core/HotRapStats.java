@@ -68,6 +68,15 @@ public final class HotRapStats {
   private final int writeHotIndexKeys;
   private final long hotSstBytes;
   private final long hotBytesWritten;
+  private final long migrationPicks;
+  private final long migrationPickNanos;
+  private final long migrationPickFastFiles;
+  private final long migrationPickSlowFiles;
+  private final long migrationPickBytes;
+  private final long migrationPickPeakBytes;
+  private final long promotionCacheBytes;
+  private final long promotionCachePeakBytes;
+  private final long admissionFilterBytes;
 
   HotRapStats(StoreCounters c, boolean raltAvailable, RaltStats raltStats, long fastBytesWritten,
       long slowBytesWritten) {
@@ -86,6 +95,15 @@ public final class HotRapStats {
     writeHotIndexKeys = separator != null ? separator.indexKeys() : 0;
     hotSstBytes = c.hotSstBytes;
     hotBytesWritten = c.hotBytesWritten;
+    migrationPicks = c.migrationPicks.sum();
+    migrationPickNanos = c.migrationPickNanos.sum();
+    migrationPickFastFiles = c.migrationPickFastFiles.sum();
+    migrationPickSlowFiles = c.migrationPickSlowFiles.sum();
+    migrationPickBytes = c.migrationPickBytes;
+    migrationPickPeakBytes = c.migrationPickPeakBytes;
+    promotionCacheBytes = c.promotionCacheBytes;
+    promotionCachePeakBytes = c.promotionCachePeakBytes;
+    admissionFilterBytes = c.admissionFilterBytes;
     this.fastBytesWritten = fastBytesWritten;
     this.slowBytesWritten = slowBytesWritten;
     getsServedMemory = c.getsServedMemory.sum();
@@ -286,6 +304,45 @@ public final class HotRapStats {
   /** Stalled writes that gave up waiting after {@link HotRapOptions#maxWriteStall()}. */
   public long writeStallTimeouts() { return writeStallTimeouts; }
 
+  /**
+   * Rankings of the fast tier's files by the migration picker, one per migration round (HotRAP
+   * §3.5); a round then migrates several of the files it ranked.
+   */
+  public long migrationPicks() { return migrationPicks; }
+
+  /**
+   * Time the migration picker's rankings took, nanoseconds: the metadata reads of both tiers, the
+   * slow tier's index and one RALT range query per candidate.
+   */
+  public long migrationPickNanos() { return migrationPickNanos; }
+
+  /** Fast-tier candidate files ranked, summed over {@link #migrationPicks()}. */
+  public long migrationPickFastFiles() { return migrationPickFastFiles; }
+
+  /** Slow-tier files indexed for the rankings, summed over {@link #migrationPicks()}. */
+  public long migrationPickSlowFiles() { return migrationPickSlowFiles; }
+
+  /**
+   * Estimated heap the last ranking held while it ran (its file descriptions, keys, slow-tier index
+   * and picks; released when the round ends), bytes; 0 before the first.
+   */
+  public long migrationPickBytes() { return migrationPickBytes; }
+
+  /** Largest {@link #migrationPickBytes()} since open. */
+  public long migrationPickPeakBytes() { return migrationPickPeakBytes; }
+
+  /**
+   * Bytes the promotion cache's tables are charged now (key, value and a per-entry overhead; the
+   * mutable table and the frozen ones still being checked). 0 without promotion.
+   */
+  public long promotionCacheBytes() { return promotionCacheBytes; }
+
+  /** Largest {@link #promotionCacheBytes()} since open, sampled as the cache releases entries. */
+  public long promotionCachePeakBytes() { return promotionCachePeakBytes; }
+
+  /** Heap bytes of the promotion admission filter's bits; 0 without the hotness check. */
+  public long admissionFilterBytes() { return admissionFilterBytes; }
+
   /** Whether RALT tracks accesses (false after it failed to open or failed later). */
   public boolean raltAvailable() { return raltAvailable; }
 
@@ -342,7 +399,11 @@ public final class HotRapStats {
         + ", promotionsDroppedUnread=" + promotionsDroppedUnread
         + ", promotionReadsNotAdmitted=" + promotionReadsNotAdmitted
         + ", promotionInsertsShed=" + promotionInsertsShed
+        + ", promotionCacheBytes=" + promotionCacheBytes
+        + ", promotionCachePeakBytes=" + promotionCachePeakBytes
         + ", migrations=" + migrations + ", migrationMillis=" + migrationNanos / 1_000_000
+        + ", migrationPicks=" + migrationPicks + ", migrationPickMicros=" + migrationPickNanos / 1_000
+        + ", migrationPickPeakBytes=" + migrationPickPeakBytes
         + ", migrationFailures=" + migrationFailures + ", retentionOverrides=" + retentionOverrides
         + ", writeStalls=" + writeStalls + ", writeStallMillis=" + writeStallNanos / 1_000_000
         + ", writeStallTimeouts=" + writeStallTimeouts + ", raltAvailable=" + raltAvailable

@@ -21,8 +21,25 @@ import java.util.function.BiFunction;
  * (binary search over each sorted level, prefix sums of file sizes), so ranking n fast files against
  * m slow files costs O(m log m + n log m) plus one RALT range query per candidate, instead of the
  * O(n × m) per pick, and one pick per migrated file, of a rescan. Stateless and thread-safe.
+ *
+ * <p>Memory: a round holds one {@link FileInfo} per fast candidate and per slow file, the slow
+ * index's arrays and one {@link Pick} per candidate, all dropped when the round ends.
+ * {@link #roundBytes} estimates them from the objects' shapes on a 64-bit JVM with compressed
+ * references; RocksJava's {@code SstFileMetaData} the round reads them from (about as many
+ * strings and keys again) is not counted.
  */
 final class MigrationPicker {
+
+  /** Object header plus fields of a {@link FileInfo}, aligned to 8 bytes. */
+  static final int FILE_INFO_BYTES = 48;
+  /** A {@link Pick}: header, file reference, score, hot size and flag, aligned. */
+  static final int PICK_BYTES = 40;
+  /** A {@code String} object and the header of its byte array (Latin-1 paths). */
+  static final int STRING_BYTES = 24 + 16;
+  /** The header of a {@code byte[]}. */
+  static final int ARRAY_HEADER_BYTES = 16;
+  /** One reference slot, in a list or an array. */
+  static final int REFERENCE_BYTES = 4;
 
   /** A live SST file as the picker sees it. */
   static final class FileInfo {
@@ -45,6 +62,12 @@ final class MigrationPicker {
       this.smallest = smallest;
       this.largest = largest;
       this.level = level;
+    }
+
+    /** Heap bytes of this object, its path and its two keys (estimate, see the class javadoc). */
+    long estimatedBytes() {
+      return FILE_INFO_BYTES + STRING_BYTES + align(path.length()) + arrayBytes(smallest)
+          + arrayBytes(largest);
     }
 
     boolean overlaps(byte[] low, byte[] high) {
@@ -80,6 +103,7 @@ final class MigrationPicker {
     private final List<FileInfo> unsorted = new ArrayList<>();
     private final List<FileInfo[]> sortedLevels = new ArrayList<>();
     private final List<long[]> prefixSums = new ArrayList<>();
+    private long estimatedBytes;
 
     /**
      * @param levels the slow tier's files by level, level 0 first; files of levels above 0 must not
@@ -87,11 +111,15 @@ final class MigrationPicker {
      */
     SlowIndex(List<List<FileInfo>> levels) {
       for (int i = 0; i < levels.size(); i++) {
+        for (FileInfo f : levels.get(i)) {
+          estimatedBytes += f.estimatedBytes() + REFERENCE_BYTES; // the file and its slot
+        }
         if (i == 0) {
           unsorted.addAll(levels.get(0));
           continue;
         }
         FileInfo[] files = levels.get(i).toArray(new FileInfo[0]);
+        estimatedBytes += ARRAY_HEADER_BYTES + ARRAY_HEADER_BYTES + 8L * (files.length + 1);
         if (files.length == 0) {
           continue;
         }
@@ -108,6 +136,11 @@ final class MigrationPicker {
     /** Every file in one list, treated as possibly overlapping (tests and small inputs). */
     static SlowIndex unsorted(List<FileInfo> files) {
       return new SlowIndex(List.of(files));
+    }
+
+    /** Heap bytes of the index, its files and their keys (estimate, see the class javadoc). */
+    long estimatedBytes() {
+      return estimatedBytes;
     }
 
     /** Bytes of the slow files whose key range meets {@code [low, high]}. */
@@ -193,6 +226,28 @@ final class MigrationPicker {
       BiFunction<byte[], byte[], Long> hotSizeInRange) {
     List<Pick> ranked = rank(candidates, SlowIndex.unsorted(slowFiles), hotSizeInRange);
     return ranked.isEmpty() ? null : ranked.get(0);
+  }
+
+  /**
+   * Heap bytes a round holds while it ranks {@code candidates} against {@code slow}: the index,
+   * each candidate's {@link FileInfo} and {@link Pick} and their list slots (estimate, see the
+   * class javadoc).
+   */
+  static long roundBytes(List<FileInfo> candidates, SlowIndex slow) {
+    long bytes = slow.estimatedBytes();
+    for (FileInfo f : candidates) {
+      // The candidate list, the positive or rest list and the ranked list each hold a slot.
+      bytes += f.estimatedBytes() + PICK_BYTES + 3L * REFERENCE_BYTES;
+    }
+    return bytes;
+  }
+
+  private static long arrayBytes(byte[] a) {
+    return ARRAY_HEADER_BYTES + align(a.length);
+  }
+
+  private static long align(long bytes) {
+    return (bytes + 7) & ~7L;
   }
 
   /** The number in a RocksDB SST file name such as {@code /000123.sst}. */

@@ -82,9 +82,12 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
    */
   static final int MAX_BACKLOG_TARGETS = 4;
   /**
-   * Frozen tables waiting for or in a check, at most. With the mutable table capped at
-   * {@link #MAX_BACKLOG_TARGETS} targets, the cache holds at most (this + that) targets of records,
-   * and a get that misses walks at most this many frozen tables; reads beyond are shed.
+   * Frozen tables waiting for or in a check, at most; reads beyond are shed, and a get that misses
+   * walks at most this many frozen tables. A table is frozen at {@link #MAX_BACKLOG_TARGETS}
+   * targets at most, the mutable one as much as the frozen ones, so the cache holds at most
+   * (this + 1) × that targets of records (12), plus the half target a check may put back: a
+   * constant multiple of the target, which grows with the budget like the data (9 targets at peak
+   * in {@code docs/results/scale/}).
    */
   static final int MAX_PENDING_CHECKS = 2;
 

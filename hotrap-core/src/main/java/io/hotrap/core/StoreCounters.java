@@ -73,6 +73,26 @@ final class StoreCounters {
   volatile long slowSstBytes;
   volatile long maxFastSstBytes;
 
+  // Migration picker (TierMigrator's rankings, one per round).
+  final LongAdder migrationPicks = new LongAdder();
+  final LongAdder migrationPickNanos = new LongAdder();
+  /** Fast-tier candidate files ranked, summed over rankings. */
+  final LongAdder migrationPickFastFiles = new LongAdder();
+  /** Slow-tier files indexed, summed over rankings. */
+  final LongAdder migrationPickSlowFiles = new LongAdder();
+  /** Estimated heap of the last ranking's structures ({@code MigrationPicker.roundBytes}). */
+  volatile long migrationPickBytes;
+  /** Largest {@link #migrationPickBytes} since open. */
+  volatile long migrationPickPeakBytes;
+
+  // Promotion cache; refreshed by stats().
+  /** Charged bytes of the promotion cache's tables now. */
+  volatile long promotionCacheBytes;
+  /** Largest charged bytes the promotion cache held since open. */
+  volatile long promotionCachePeakBytes;
+  /** Bits of the promotion admission filter, bytes. */
+  volatile long admissionFilterBytes;
+
   // Memory tier (MemoryTier); refreshed by its mover on every migration check and by stats().
   final LongAdder getsServedMemory = new LongAdder();
   final LongAdder memoryTierMoves = new LongAdder();
@@ -87,6 +107,18 @@ final class StoreCounters {
   volatile long tierLogCompressions;
   volatile long memoryTierRecoveryNanos;
   volatile long memoryTierRecoveredRecords;
+
+  /** Counts one ranking of the migration picker. */
+  synchronized void pickRanked(long nanos, long fastFiles, long slowFiles, long bytes) {
+    migrationPicks.increment();
+    migrationPickNanos.add(nanos);
+    migrationPickFastFiles.add(fastFiles);
+    migrationPickSlowFiles.add(slowFiles);
+    migrationPickBytes = bytes;
+    if (bytes > migrationPickPeakBytes) {
+      migrationPickPeakBytes = bytes;
+    }
+  }
 
   void updateSizes(long fast, long slow) {
     fastSstBytes = fast;

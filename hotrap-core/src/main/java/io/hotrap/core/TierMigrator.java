@@ -343,16 +343,21 @@ final class TierMigrator implements AutoCloseable {
    * The fast tier's files in the order a round migrates them: the bottommost level's files that
    * are not being compacted, ranked by {@link MigrationPicker#rank}; then, if none of that level's
    * files is being compacted, the next level up's, and so on. One metadata read per round. Sets
-   * {@code round.skippedBusy} when it stopped at a level with files being compacted.
+   * {@code round.skippedBusy} when it stopped at a level with files being compacted. Counts its
+   * time (metadata reads included), the files it ranked and the heap it held in the store's
+   * counters.
    */
   private List<MigrationPicker.Pick> rankCandidates(Round round) {
+    long start = System.nanoTime();
     List<LevelMetaData> levels = db.getColumnFamilyMetaData(fast).levels();
     List<List<MigrationPicker.FileInfo>> slowLevels = new ArrayList<>();
+    long slowFiles = 0;
     for (LevelMetaData level : db.getColumnFamilyMetaData(slow).levels()) {
       List<MigrationPicker.FileInfo> files = new ArrayList<>(level.files().size());
       for (SstFileMetaData f : level.files()) {
         files.add(info(f, level.level()));
       }
+      slowFiles += files.size();
       slowLevels.add(files);
     }
     MigrationPicker.SlowIndex slowIndex = new MigrationPicker.SlowIndex(slowLevels);
@@ -361,6 +366,7 @@ final class TierMigrator implements AutoCloseable {
     java.util.function.BiFunction<byte[], byte[], Long> hot =
         options.retainHotRecords() ? tracker::hotSizeInRange : (low, high) -> 0L;
     List<MigrationPicker.Pick> ranked = new ArrayList<>();
+    List<MigrationPicker.FileInfo> ranking = new ArrayList<>();
     for (int i = levels.size() - 1; i >= 0; i--) {
       List<SstFileMetaData> files = levels.get(i).files();
       if (files.isEmpty()) {
@@ -376,11 +382,14 @@ final class TierMigrator implements AutoCloseable {
         }
       }
       ranked.addAll(MigrationPicker.rank(candidates, slowIndex, hot));
+      ranking.addAll(candidates);
       if (busy) {
         round.skippedBusy = true;
         break;
       }
     }
+    counters.pickRanked(System.nanoTime() - start, ranking.size(), slowFiles,
+        MigrationPicker.roundBytes(ranking, slowIndex));
     return ranked;
   }
 

@@ -54,6 +54,31 @@ class MigrationPickerTest {
     assertEquals(7, MigrationPicker.fileNumber("/000007.sst"));
   }
   @Test
+  void roundBytesGrowWithTheFilesAndKeysARoundHolds() {
+    MigrationPicker.FileInfo fast = file("/000001.sst", 1, 100, "a", "b");
+    MigrationPicker.SlowIndex noSlow = new MigrationPicker.SlowIndex(List.of());
+    long oneFast = MigrationPicker.roundBytes(List.of(fast), noSlow);
+    long twoFast = MigrationPicker.roundBytes(List.of(fast, file("/000002.sst", 2, 100, "c", "d")), noSlow);
+    assertEquals(0, MigrationPicker.roundBytes(List.of(), noSlow));
+    assertEquals(oneFast, twoFast - oneFast, "a second file of the same shape costs as much again");
+    assertTrue(oneFast >= MigrationPicker.FILE_INFO_BYTES + MigrationPicker.PICK_BYTES, "" + oneFast);
+
+    long longKeys = MigrationPicker.roundBytes(
+        List.of(file("/000001.sst", 1, 100, "a".repeat(100), "b".repeat(100))), noSlow);
+    assertTrue(longKeys >= oneFast + 2 * 96, "keys of 100 bytes add their bytes: " + longKeys);
+
+    MigrationPicker.SlowIndex oneLevel = new MigrationPicker.SlowIndex(
+        List.of(List.of(), List.of(file("/000009.sst", 9, 300, "a", "c"))));
+    MigrationPicker.SlowIndex twoFiles = new MigrationPicker.SlowIndex(List.of(List.of(),
+        List.of(file("/000009.sst", 9, 300, "a", "c"), file("/000010.sst", 10, 300, "d", "f"))));
+    assertTrue(oneLevel.estimatedBytes() > 0);
+    assertTrue(twoFiles.estimatedBytes() >= oneLevel.estimatedBytes()
+            + file("/000010.sst", 10, 300, "d", "f").estimatedBytes(),
+        "each slow file adds at least its own description");
+    assertEquals(oneFast + oneLevel.estimatedBytes(), MigrationPicker.roundBytes(List.of(fast), oneLevel));
+  }
+
+  @Test
   void slowIndexSumsTheSameOverlapAsAScanOfEveryFile() {
     java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
     for (int trial = 0; trial < 200; trial++) {

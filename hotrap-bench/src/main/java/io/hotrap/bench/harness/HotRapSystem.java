@@ -55,6 +55,11 @@ public final class HotRapSystem implements BenchSystem {
     return db.stats();
   }
 
+  /** The options the store was opened with, as it derived them from the budget. */
+  public HotRapOptions options() {
+    return db.options();
+  }
+
   @Override
   public void close() {
     db.close();
