@@ -218,7 +218,10 @@ final class WriteHotSeparator implements AutoCloseable {
     if (w.skewed) {
       long perRecord = Math.max(1, w.bytes / Math.max(1, w.records));
       int maxKeys = (int) Math.min(Integer.MAX_VALUE, hotShareBytes / 2 / perRecord);
-      next = HotKeyIndex.build(w.counts,
+      // Every key of the window, the ones seen once too: a key seen once between two hot keys
+      // splits their range, or the range would make it hot as well (and with it every key
+      // written later between them, beyond maxKeys).
+      next = HotKeyIndex.build(w.counts(),
           HotKeyIndex.atLeastOrSeen(SkewDetector.DEFAULT_HOT_COUNT, k -> members.contains(ByteArrayKey.wrap(k))),
           maxKeys);
     }

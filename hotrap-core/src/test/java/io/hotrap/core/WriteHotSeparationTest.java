@@ -152,6 +152,41 @@ class WriteHotSeparationTest {
     }
   }
 
+  /**
+   * A key the window saw once, between two hot keys, keeps them in separate ranges: it is not hot,
+   * and neither are the keys the window did not see between it and them. Were it missing from the
+   * window's keys, one range would span all the hot keys and route every key between them to
+   * {@code fast-hot}, however few the index counts.
+   */
+  @Test
+  void aKeySeenOnceBetweenHotKeysStaysOutOfTheIndex() throws Exception {
+    try (HotRapDB db = HotRapDB.open(options().writeSkewThreshold(0).build())) {
+      // One window of SkewDetector.MIN_WINDOW_RECORDS records (more than its 16 KiB): key 4j
+      // twice and key 4j + 2 once, for j < 85, and key 342 once.
+      int hot = 85;
+      for (int j = 0; j < hot; j++) {
+        db.put(key(4 * j), value(4 * j, 1, VALUE));
+        db.put(key(4 * j + 2), value(4 * j + 2, 1, VALUE));
+        db.put(key(4 * j), value(4 * j, 2, VALUE));
+      }
+      db.put(key(4 * hot + 2), value(4 * hot + 2, 1, VALUE));
+      assertEquals(SkewDetector.MIN_WINDOW_RECORDS, 3 * hot + 1);
+      db.separator().awaitIdle();
+      assertEquals(1, db.separator().windows.sum());
+      assertEquals(hot, db.separator().indexKeys());
+      long hotWrites = db.stats().writeHotWrites();
+      for (int j = 0; j < hot - 1; j++) {
+        for (int between = 1; between <= 3; between++) {
+          db.put(key(4 * j + between), value(4 * j + between, 3, VALUE));
+        }
+      }
+      assertEquals(hotWrites, db.stats().writeHotWrites(), "keys between the hot keys went to fast-hot");
+      assertEquals(0, db.stats().writeHotMembers());
+      db.put(key(4), value(4, 3, VALUE));
+      assertEquals(hotWrites + 1, db.stats().writeHotWrites(), "a hot key goes to fast-hot");
+    }
+  }
+
   @Test
   void whenWritesTurnUniformTheMembersMoveBackToFast() throws Exception {
     // 64 KiB write buffers: a quarter of the budget holds 16 of them, room for the cold side's L0.
@@ -207,7 +242,7 @@ class WriteHotSeparationTest {
         }
       };
       // A window without skew empties the index: every member is evicted.
-      separator.apply(new SkewDetector.Window(new java.util.HashMap<>(), 0, 0, 0, false, Long.MAX_VALUE));
+      separator.apply(SkewDetector.Window.empty(Long.MAX_VALUE));
       separator.beforeEvictionCommit = () -> { };
       assertTrue(written.get(), "the eviction never reached its commit");
       assertTrue(separator.evictionsSkippedUpdated.sum() > skippedBefore,
@@ -215,7 +250,7 @@ class WriteHotSeparationTest {
       assertEquals(version[k], versionOf(db.get(key(k))), "the eviction overwrote a newer write");
       assertTrue(separator.mayHold(key(k)), "a skipped key stays a member until the next window");
       // The next eviction moves the newest version, not the one the first eviction read.
-      separator.apply(new SkewDetector.Window(new java.util.HashMap<>(), 0, 0, 0, false, Long.MAX_VALUE));
+      separator.apply(SkewDetector.Window.empty(Long.MAX_VALUE));
       assertFalse(separator.mayHold(key(k)));
       assertEquals(version[k], versionOf(db.rocks().get(db.fastHandle(), key(k))), "key " + k + " in fast");
       assertNewest(db, version);
