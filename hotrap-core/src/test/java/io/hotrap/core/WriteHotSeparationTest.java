@@ -187,6 +187,54 @@ class WriteHotSeparationTest {
     }
   }
 
+  /**
+   * {@code fast-hot} counts against the budget, and migration moves only {@code fast}'s files. The
+   * index bounds the hot keys by the window's mean record, so hot keys whose records are far larger
+   * than the window's others outgrow {@code fast-hot}'s share; with {@code fast} holding nothing to
+   * move, every write waited for room no one made until {@code maxWriteStall} let it through. The
+   * migrator now has the separator give the members back to {@code fast}. The timeout (on a thread
+   * of its own, as a stalled write does not end on an interrupt) only reports that hang.
+   */
+  @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void whenFastHotOutgrowsItsShareAndFastHasNothingToMoveWritersStillGetRoom() throws Exception {
+    HotRapOptions o = small(dir).fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10)
+        .fastTargetFileBytes(64 << 10).writeHotSeparation(true).writeSkewThreshold(0)
+        .writeHotWindowBytes(4 << 10).maxWriteStall(java.time.Duration.ofSeconds(60)).build();
+    try (HotRapDB db = HotRapDB.open(o)) {
+      // One window of small records: keys 0..79 twice, then cold keys once until it closes.
+      int hot = 80;
+      int cold = SkewDetector.MIN_WINDOW_RECORDS - 2 * hot;
+      for (int i = 0; i < hot; i++) {
+        db.put(key(i), value(i, 1, 16));
+        db.put(key(i), value(i, 2, 16));
+      }
+      for (int i = 0; i < cold; i++) {
+        db.put(key(1000 + i), value(1000 + i, 1, 16));
+      }
+      db.separator().awaitIdle();
+      assertEquals(hot, db.separator().indexKeys());
+      // The hot keys again with 16 KiB values: 1.25 MiB for fast-hot, whose share is 256 KiB.
+      for (int i = 0; i < hot; i++) {
+        db.put(key(i), value(i, 3, 16 << 10));
+      }
+      db.flush();
+      db.put(key(5000), value(5000, 1, 100)); // waited maxWriteStall for room before
+      db.awaitBackgroundWork();
+      HotRapStats s = db.stats();
+      assertEquals(0, s.writeStallTimeouts(), "a write waited maxWriteStall for room: " + s);
+      assertTrue(db.separator().sheds.sum() > 0, s.toString());
+      assertTrue(s.fastSstBytes() <= o.highWatermarkBytes(), s.toString());
+      for (int i = 0; i < hot; i++) {
+        assertEquals(3, versionOf(db.get(key(i))), "key " + i);
+      }
+      for (int i = 0; i < cold; i++) {
+        assertEquals(1, versionOf(db.get(key(1000 + i))), "key " + (1000 + i));
+      }
+      assertEquals(1, versionOf(db.get(key(5000))));
+    }
+  }
+
   @Test
   void whenWritesTurnUniformTheMembersMoveBackToFast() throws Exception {
     // 64 KiB write buffers: a quarter of the budget holds 16 of them, room for the cold side's L0.
