@@ -192,7 +192,7 @@ public final class HotRapDB implements AutoCloseable {
       this.separator = sep;
       this.migrator = new TierMigrator(db, fastCf, hotCf, slowCf, options, gate, tracker, counters,
           throttle::sizesChanged, promoter != null ? promoter : PromotionByCompaction.NONE,
-          () -> liveSnapshots.get() > 0, nativeDemotion, hooks.migration());
+          () -> liveSnapshots.get() > 0, nativeDemotion, sep, hooks.migration());
       this.scheduler = new MigrationScheduler(migrator, counters, options);
       this.memoryMover = m != null ? new MemoryMover(m, counters, options) : null;
       this.requestMigration = scheduler::requestCheck;

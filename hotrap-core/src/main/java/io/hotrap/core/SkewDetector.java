@@ -1,10 +1,9 @@
 package io.hotrap.core;
 
+import io.hotrap.cache.KeyHash;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Whether a stream of keys is skewed, window by window, after LuMDB §6 (DESIGN.md §16): over a
@@ -37,10 +36,15 @@ import java.util.concurrent.atomic.LongAdder;
  * by {@link WriteHotSeparator}. It knows nothing of writes as such: fed the keys of reads it would
  * tell whether reads are skewed, which the store does not ask yet.
  *
- * <p>Thread-safe: records from many threads go into one window's concurrent map; the thread whose
- * record fills the window swaps in a fresh one and reports the old. Records racing the swap may
- * land in the closed window after its statistics were read; they are counted in no decision, which
- * a statistic over thousands of records does not notice.
+ * <p>Cost: a record hashes its key once and updates a primitive table under the window's
+ * monitor, copying the key's bytes into the window's arena the first time it sees the key; it
+ * allocates no object per key. Under uniform writes, while the detector keeps separation idle,
+ * this is what separation costs a writer ({@code hotrap-bench separation-cost}).
+ *
+ * <p>Thread-safe: records from many threads go into one window under its monitor; the thread whose
+ * record fills the window marks it closed, swaps in a fresh one and reports the old; a record that
+ * finds the window it read closed counts in the next, so every record is in exactly one window and
+ * a closed window's figures no longer change.
  */
 final class SkewDetector {
   /** LuMDB's hot-key rule: a key occurring at least this often in a window is hot (T = 2). */
@@ -52,24 +56,46 @@ final class SkewDetector {
 
   /** One closed window: its keys' frequencies and what they say. */
   static final class Window {
-    /** Occurrences per key; may still grow by records that raced the window's close. */
-    final Map<ByteArrayKey, int[]> counts;
     final long records;
     final long bytes;
     final int distinct;
     final double variance;
     final boolean skewed;
     final long sequence;
+    private final Counting table;
+    private Map<ByteArrayKey, int[]> counts; // guarded by this; built on first use
 
-    Window(Map<ByteArrayKey, int[]> counts, long records, long bytes, double variance,
-        boolean skewed, long sequence) {
-      this.counts = counts;
-      this.records = records;
-      this.bytes = bytes;
-      this.distinct = counts.size();
+    private Window(Counting table, double variance, boolean skewed, long sequence) {
+      this.table = table;
+      this.records = table.records;
+      this.bytes = table.bytes;
+      this.distinct = table.distinct;
       this.variance = variance;
       this.skewed = skewed;
       this.sequence = sequence;
+    }
+
+    /** A window that saw no record and is not skewed: applied, it empties the index. */
+    static Window empty(long sequence) {
+      return new Window(new Counting(0, 0), 0, false, sequence);
+    }
+
+    /**
+     * Every key of the window with its count. Built on the first call, by the caller (the
+     * separator's thread, and only for a skewed window), not by the writer that closed the window:
+     * it allocates a few objects per distinct key. {@link HotKeyIndex#build} needs the keys seen
+     * once too, as they are what separates one range of hot keys from the next.
+     */
+    synchronized Map<ByteArrayKey, int[]> counts() {
+      if (counts == null) {
+        counts = table.allCounts();
+      }
+      return counts;
+    }
+
+    /** How often {@code key} occurred in the window; 0 if it did not. */
+    int count(byte[] key) {
+      return table.count(KeyHash.hash64(key));
     }
   }
 
@@ -78,18 +104,128 @@ final class SkewDetector {
     void windowClosed(Window window);
   }
 
+  /**
+   * One window's counts: an open-addressing table from each key's 64-bit hash ({@link KeyHash}) to
+   * its count, with no object per key, so that a write of a key seen once (every write, under
+   * uniform keys) allocates nothing but, now and then, a larger arena. Each key's bytes are copied
+   * once, at its first occurrence, into one shared arena ({@link #keyBytes}): the index needs every
+   * key of the window in order, the keys seen once included ({@link Window#counts}). Two keys whose
+   * 64-bit hashes collide count as one, which moves the variance by a record in about 2^64 / n²
+   * windows. Guarded by its own monitor; {@link #closed} once its statistics are read, after which
+   * records go to the next window and the table no longer changes.
+   */
   private static final class Counting {
-    final ConcurrentHashMap<ByteArrayKey, int[]> counts = new ConcurrentHashMap<>();
-    final LongAdder records = new LongAdder();
-    final LongAdder bytes = new LongAdder();
-    final LongAdder sumSquares = new LongAdder();
+    private static final int MIN_SLOTS = 1024;
+    private static final int MIN_ARENA = 16 << 10;
+    long[] hashes;
+    int[] counts;
+    /** Per slot: where its key's bytes start in {@link #keyBytes}, and how many there are. */
+    int[] keyOffsets;
+    int[] keyLengths;
+    byte[] keyBytes;
+    int keyEnd;
+    int distinct;
+    long records;
+    long bytes;
+    long sumSquares;
+    boolean closed;
+
+    /** A table sized for {@code expectedDistinct} keys at most half full and {@code expectedKeyBytes}. */
+    Counting(int expectedDistinct, int expectedKeyBytes) {
+      int slots = Math.max(MIN_SLOTS, Integer.highestOneBit(Math.max(1, 2 * expectedDistinct - 1)) << 1);
+      hashes = new long[slots];
+      counts = new int[slots];
+      keyOffsets = new int[slots];
+      keyLengths = new int[slots];
+      keyBytes = new byte[Math.max(MIN_ARENA, expectedKeyBytes)];
+    }
+
+    /** Counts one occurrence of {@code key} (hash {@code h}); returns its count now. */
+    int add(long h, byte[] key) {
+      if (2 * (distinct + 1) > hashes.length) {
+        grow();
+      }
+      int mask = hashes.length - 1;
+      long stored = h == 0 ? 1 : h; // 0 marks an empty slot
+      int i = (int) stored & mask;
+      while (counts[i] != 0 && hashes[i] != stored) {
+        i = (i + 1) & mask;
+      }
+      int now = ++counts[i];
+      if (now == 1) {
+        hashes[i] = stored;
+        distinct++;
+        if (keyBytes.length - keyEnd < key.length) {
+          keyBytes = java.util.Arrays.copyOf(keyBytes,
+              (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * keyBytes.length, (long) keyEnd + key.length)));
+        }
+        // The caller's array may change once the write returns: the window keeps its own copy.
+        System.arraycopy(key, 0, keyBytes, keyEnd, key.length);
+        keyOffsets[i] = keyEnd;
+        keyLengths[i] = key.length;
+        keyEnd += key.length;
+      }
+      return now;
+    }
+
+    /** The count of the key whose hash is {@code h}; 0 if the window did not see it. */
+    int count(long h) {
+      long stored = h == 0 ? 1 : h;
+      int mask = hashes.length - 1;
+      int i = (int) stored & mask;
+      while (counts[i] != 0) {
+        if (hashes[i] == stored) {
+          return counts[i];
+        }
+        i = (i + 1) & mask;
+      }
+      return 0;
+    }
+
+    private void grow() {
+      long[] oldHashes = hashes;
+      int[] oldCounts = counts;
+      int[] oldOffsets = keyOffsets;
+      int[] oldLengths = keyLengths;
+      int slots = oldHashes.length * 2;
+      hashes = new long[slots];
+      counts = new int[slots];
+      keyOffsets = new int[slots];
+      keyLengths = new int[slots];
+      int mask = slots - 1;
+      for (int j = 0; j < oldHashes.length; j++) {
+        if (oldCounts[j] == 0) {
+          continue;
+        }
+        int i = (int) oldHashes[j] & mask;
+        while (counts[i] != 0) {
+          i = (i + 1) & mask;
+        }
+        hashes[i] = oldHashes[j];
+        counts[i] = oldCounts[j];
+        keyOffsets[i] = oldOffsets[j];
+        keyLengths[i] = oldLengths[j];
+      }
+    }
+
+    /** Every key with its count; call once the window is closed. */
+    Map<ByteArrayKey, int[]> allCounts() {
+      Map<ByteArrayKey, int[]> m = new HashMap<>(2 * distinct);
+      for (int i = 0; i < hashes.length; i++) {
+        if (counts[i] != 0) {
+          byte[] key = java.util.Arrays.copyOfRange(keyBytes, keyOffsets[i], keyOffsets[i] + keyLengths[i]);
+          m.put(ByteArrayKey.wrap(key), new int[] {counts[i]});
+        }
+      }
+      return m;
+    }
   }
 
   private final long windowBytes;
   private final double onThreshold;
   private final double offThreshold;
   private final Listener listener;
-  private final AtomicReference<Counting> current = new AtomicReference<>(new Counting());
+  private volatile Counting current = new Counting(0, 0);
   private volatile boolean skewed;
   private volatile double lastVariance = Double.NaN;
   private long windows; // guarded by this
@@ -115,36 +251,44 @@ final class SkewDetector {
 
   /** Counts one occurrence of {@code key} in a record of {@code bytes} key + value bytes. */
   void record(byte[] key, int bytes) {
-    Counting w = current.get();
-    int[] c = w.counts.get(ByteArrayKey.wrap(key));
-    if (c == null) {
-      // The map keeps its own copy: the caller's array may change once the write returns.
-      c = w.counts.computeIfAbsent(ByteArrayKey.copyOf(key), k -> new int[1]);
+    long h = KeyHash.hash64(key);
+    Counting full = null;
+    while (true) {
+      Counting w = current;
+      synchronized (w) {
+        if (w.closed) {
+          continue; // the window closed between the read and the lock: count in the next one
+        }
+        int now = w.add(h, key);
+        w.sumSquares += 2L * now - 1;
+        w.records++;
+        w.bytes += bytes;
+        if (w.bytes >= windowBytes && w.records >= MIN_WINDOW_RECORDS) {
+          w.closed = true;
+          // Sized for the keys of this window, so the next one rarely grows its table or arena.
+          current = new Counting(w.distinct, w.keyEnd);
+          full = w;
+        }
+      }
+      break;
     }
-    int now;
-    synchronized (c) {
-      now = ++c[0];
-    }
-    w.sumSquares.add(2L * now - 1);
-    w.records.increment();
-    w.bytes.add(bytes);
-    if (w.bytes.sum() >= windowBytes && w.records.sum() >= MIN_WINDOW_RECORDS
-        && current.compareAndSet(w, new Counting())) {
-      close(w);
+    if (full != null) {
+      close(full);
     }
   }
 
+  /** Decides on a closed window; windows close one at a time, in order. */
   private synchronized void close(Counting w) {
-    long n = w.records.sum();
-    int distinct = w.counts.size();
+    long n = w.records;
+    int distinct = w.distinct;
     double mean = (double) n / distinct;
-    double variance = Math.max(0, (double) w.sumSquares.sum() / distinct - mean * mean);
+    double variance = Math.max(0, (double) w.sumSquares / distinct - mean * mean);
     boolean was = skewed;
     boolean now = was ? variance >= offThreshold : variance > onThreshold;
     skewed = now;
     lastVariance = variance;
     long seq = ++windows;
-    listener.windowClosed(new Window(w.counts, n, w.bytes.sum(), variance, now, seq));
+    listener.windowClosed(new Window(w, variance, now, seq));
   }
 
   /** The decision of the last closed window; false before the first closes. */

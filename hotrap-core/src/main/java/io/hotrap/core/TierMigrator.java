@@ -113,6 +113,10 @@ final class TierMigrator implements AutoCloseable {
   private final BooleanSupplier snapshotsOpen;
   /** Null on the tombstone path. */
   private final NativeDemotion nativeDemotion;
+  /** Null without write-hot separation. */
+  private final WriteHotSeparator separator;
+  /** {@code fast-hot}'s share of the budget ({@link HotRapOptions#writeHotShare()}), in bytes. */
+  private final long hotShareBytes;
 
   private final Options readerOptions = new Options();
   private final WriteOptions writeOptions = new WriteOptions();
@@ -133,8 +137,10 @@ final class TierMigrator implements AutoCloseable {
       HotRapOptions options,
       CommitGate gate, AccessTracker tracker, StoreCounters counters, Runnable sizesChanged,
       PromotionByCompaction promotion, BooleanSupplier snapshotsOpen, NativeDemotion nativeDemotion,
-      MigrationHooks hooks) {
+      WriteHotSeparator separator, MigrationHooks hooks) {
     this.snapshotsOpen = snapshotsOpen;
+    this.separator = separator;
+    this.hotShareBytes = (long) (options.fastBudgetBytes() * options.writeHotShare());
     this.nativeDemotion = nativeDemotion;
     this.db = db;
     this.fast = fast;
@@ -183,6 +189,7 @@ final class TierMigrator implements AutoCloseable {
     boolean migrated = false;
     boolean gaveUp = false;
     boolean ignoreHotness = false;
+    boolean shedHot = false;
     int withoutProgress = 0;
     rounds:
     for (int round = 0; round < MAX_ROUNDS_PER_CHECK && !stopping; round++) {
@@ -200,6 +207,11 @@ final class TierMigrator implements AutoCloseable {
       counters.migrationNanos.add(System.nanoTime() - start);
       refreshSizes();
       if (r.files == 0) {
+        if (!r.skippedBusy && !shedHot && makeRoomInHot()) {
+          // fast-hot gave its records back to fast, which the next round can move.
+          shedHot = true;
+          continue;
+        }
         // Every candidate is being compacted, or every other one is hot; that compaction's
         // completion asks for a new check.
         break;
@@ -232,6 +244,36 @@ final class TierMigrator implements AutoCloseable {
     boolean pinned = gaveUp && snapshotsOpen.getAsBoolean();
     setSnapshotPinned(pinned ? Math.max(0, counters.fastSstBytes - options.lowWatermarkBytes()) : 0);
     return migrated;
+  }
+
+  /**
+   * When the fast tier is over its high watermark and {@code fast} has no file left to move, the
+   * bytes are in {@code fast-hot}, which migration does not move and which counts against the
+   * budget: without this, writers would wait for room no one makes. If {@code fast-hot} holds more
+   * than its share ({@link HotRapOptions#writeHotShare()}), it is compacted into one run, which
+   * drops what later writes overwrote and evictions deleted (universal compaction merges only once
+   * {@link TierConfig#HOT_RUNS} runs exist, so two large runs can stay as they are); if it still
+   * holds more, the separator gives its members back to {@code fast} ({@link WriteHotSeparator#shed})
+   * and the compaction drops their versions there. Returns whether the fast tier shrank or
+   * {@code fast} has records to move again.
+   */
+  private boolean makeRoomInHot() throws Exception {
+    if (hot == null || counters.hotSstBytes <= hotShareBytes) {
+      return false;
+    }
+    long before = counters.fastSstBytes;
+    db.compactRange(hot, null, null, compactOptions);
+    refreshSizes();
+    int evicted = 0;
+    if (counters.hotSstBytes > hotShareBytes && separator != null) {
+      evicted = separator.shed();
+      if (evicted > 0) {
+        db.flush(flushOptions, List.of(hot, fast));
+        db.compactRange(hot, null, null, compactOptions);
+        refreshSizes();
+      }
+    }
+    return evicted > 0 || counters.fastSstBytes < before;
   }
 
   private void setSnapshotPinned(long bytes) {

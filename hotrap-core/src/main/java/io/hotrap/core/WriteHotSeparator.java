@@ -99,6 +99,8 @@ final class WriteHotSeparator implements AutoCloseable {
   final LongAdder evictions;
   final LongAdder evictionsSkippedUpdated = new LongAdder();
   final LongAdder windows = new LongAdder();
+  /** Times {@link #shed} gave every member back because {@code fast-hot} outgrew its share. */
+  final LongAdder sheds = new LongAdder();
 
   WriteHotSeparator(RocksDB db, ColumnFamilyHandle fast, ColumnFamilyHandle hot, HotRapOptions options,
       CommitGate gate, StoreCounters counters, NativeDemotion nativeDemotion) {
@@ -218,7 +220,10 @@ final class WriteHotSeparator implements AutoCloseable {
     if (w.skewed) {
       long perRecord = Math.max(1, w.bytes / Math.max(1, w.records));
       int maxKeys = (int) Math.min(Integer.MAX_VALUE, hotShareBytes / 2 / perRecord);
-      next = HotKeyIndex.build(w.counts,
+      // Every key of the window, the ones seen once too: a key seen once between two hot keys
+      // splits their range, or the range would make it hot as well (and with it every key
+      // written later between them, beyond maxKeys).
+      next = HotKeyIndex.build(w.counts(),
           HotKeyIndex.atLeastOrSeen(SkewDetector.DEFAULT_HOT_COUNT, k -> members.contains(ByteArrayKey.wrap(k))),
           maxKeys);
     }
@@ -232,6 +237,44 @@ final class WriteHotSeparator implements AutoCloseable {
       }
     }
     evict(leaving);
+  }
+
+  /**
+   * Gives every member back to {@code fast} and empties the index until the next window closes;
+   * the caller then compacts {@code fast-hot} to free the bytes. The migrator calls it when the
+   * fast tier is over its high watermark, nothing is left in {@code fast} to move, and
+   * {@code fast-hot} holds more than its share of the budget, which migration never moves: without
+   * it, writers would wait for room no one makes. The index bounds the hot keys by the window's
+   * mean record size, so hot keys with larger records than the window's others, or a hot set that
+   * grew after the window closed, can outgrow the share. Runs on the separator's thread, after the
+   * window being applied, and waits for it; a window that closes later may make keys hot again.
+   *
+   * @return the members evicted
+   */
+  int shed() throws Exception {
+    if (!enabled) {
+      return 0;
+    }
+    java.util.concurrent.Future<Integer> done;
+    try {
+      done = worker.submit(() -> {
+        if (closed) {
+          return 0;
+        }
+        gate.commit(() -> index = HotKeyIndex.EMPTY);
+        long before = evictions.sum();
+        evict(new ArrayList<>(members));
+        sheds.increment();
+        return (int) (evictions.sum() - before);
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      return 0; // closing
+    }
+    try {
+      return done.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+    }
   }
 
   /**

@@ -35,7 +35,43 @@ class SkewDetectorTest {
     double expected = 250_500.0 / 501 - mean * mean;
     assertEquals(expected, w.variance, 1e-9);
     assertTrue(w.skewed);
-    assertEquals(500, w.counts.get(ByteArrayKey.wrap(k(0)))[0]);
+    assertEquals(500, w.counts().get(ByteArrayKey.wrap(k(0)))[0]);
+    // Every key is listed with its bytes, the keys seen once too.
+    assertEquals(501, w.counts().size());
+    assertEquals(1, w.counts().get(ByteArrayKey.wrap(k(500)))[0]);
+    assertEquals(500, w.count(k(0)));
+    assertEquals(1, w.count(k(1)));
+    assertEquals(1, w.count(k(500)));
+    assertEquals(0, w.count(k(501)));
+  }
+
+  @Test
+  void aWindowOfManyDistinctKeysGrowsItsTableAndKeepsEveryCount() {
+    List<SkewDetector.Window> closed = new ArrayList<>();
+    // 20,000 distinct keys (the table starts at 1,024 slots), key i written 1 + i % 3 times:
+    // 39,999 records of one byte.
+    SkewDetector d = new SkewDetector(44_000, 1.0, 0.5, closed::add);
+    for (int round = 0; round < 3; round++) {
+      for (int i = 0; i < 20_000; i++) {
+        if (round <= i % 3) {
+          d.record(k(i), 1);
+        }
+      }
+    }
+    assertEquals(0, closed.size(), "the window holds 44,000 bytes");
+    for (int i = 0; i < 4_001; i++) {
+      d.record(k(0), 1); // fill it: key 0 ends at 1 + 4,001
+    }
+    assertEquals(1, closed.size());
+    SkewDetector.Window w = closed.get(0);
+    assertEquals(20_000, w.distinct);
+    assertEquals(44_000, w.records);
+    for (int i = 1; i < 20_000; i++) {
+      assertEquals(1 + i % 3, w.count(k(i)), "key " + i);
+      assertEquals(1 + i % 3, w.counts().get(ByteArrayKey.wrap(k(i)))[0], "key " + i);
+    }
+    assertEquals(4_002, w.count(k(0)));
+    assertEquals(20_000, w.counts().size());
   }
 
   @Test
@@ -101,7 +137,7 @@ class SkewDetectorTest {
     for (int i = 0; i < 999; i++) {
       d.record(k(7), 10);
     }
-    assertEquals(1000, closed.get(0).counts.get(ByteArrayKey.wrap(k(7)))[0]);
+    assertEquals(1000, closed.get(0).counts().get(ByteArrayKey.wrap(k(7)))[0]);
   }
 
   @Test
@@ -138,7 +174,8 @@ class SkewDetectorTest {
     SkewDetector.Window w = closed.get(0);
     long sum = 0;
     double squares = 0;
-    for (int[] c : w.counts.values()) {
+    assertEquals(w.distinct, w.counts().size());
+    for (int[] c : w.counts().values()) {
       sum += c[0];
       squares += (double) c[0] * c[0];
     }

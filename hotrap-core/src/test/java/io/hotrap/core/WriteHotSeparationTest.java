@@ -152,6 +152,89 @@ class WriteHotSeparationTest {
     }
   }
 
+  /**
+   * A key the window saw once, between two hot keys, keeps them in separate ranges: it is not hot,
+   * and neither are the keys the window did not see between it and them. Were it missing from the
+   * window's keys, one range would span all the hot keys and route every key between them to
+   * {@code fast-hot}, however few the index counts.
+   */
+  @Test
+  void aKeySeenOnceBetweenHotKeysStaysOutOfTheIndex() throws Exception {
+    try (HotRapDB db = HotRapDB.open(options().writeSkewThreshold(0).build())) {
+      // One window of SkewDetector.MIN_WINDOW_RECORDS records (more than its 16 KiB): key 4j
+      // twice and key 4j + 2 once, for j < 85, and key 342 once.
+      int hot = 85;
+      for (int j = 0; j < hot; j++) {
+        db.put(key(4 * j), value(4 * j, 1, VALUE));
+        db.put(key(4 * j + 2), value(4 * j + 2, 1, VALUE));
+        db.put(key(4 * j), value(4 * j, 2, VALUE));
+      }
+      db.put(key(4 * hot + 2), value(4 * hot + 2, 1, VALUE));
+      assertEquals(SkewDetector.MIN_WINDOW_RECORDS, 3 * hot + 1);
+      db.separator().awaitIdle();
+      assertEquals(1, db.separator().windows.sum());
+      assertEquals(hot, db.separator().indexKeys());
+      long hotWrites = db.stats().writeHotWrites();
+      for (int j = 0; j < hot - 1; j++) {
+        for (int between = 1; between <= 3; between++) {
+          db.put(key(4 * j + between), value(4 * j + between, 3, VALUE));
+        }
+      }
+      assertEquals(hotWrites, db.stats().writeHotWrites(), "keys between the hot keys went to fast-hot");
+      assertEquals(0, db.stats().writeHotMembers());
+      db.put(key(4), value(4, 3, VALUE));
+      assertEquals(hotWrites + 1, db.stats().writeHotWrites(), "a hot key goes to fast-hot");
+    }
+  }
+
+  /**
+   * {@code fast-hot} counts against the budget, and migration moves only {@code fast}'s files. The
+   * index bounds the hot keys by the window's mean record, so hot keys whose records are far larger
+   * than the window's others outgrow {@code fast-hot}'s share; with {@code fast} holding nothing to
+   * move, every write waited for room no one made until {@code maxWriteStall} let it through. The
+   * migrator now has the separator give the members back to {@code fast}. The timeout (on a thread
+   * of its own, as a stalled write does not end on an interrupt) only reports that hang.
+   */
+  @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void whenFastHotOutgrowsItsShareAndFastHasNothingToMoveWritersStillGetRoom() throws Exception {
+    HotRapOptions o = small(dir).fastBudgetBytes(1L << 20).writeBufferBytes(64 << 10)
+        .fastTargetFileBytes(64 << 10).writeHotSeparation(true).writeSkewThreshold(0)
+        .writeHotWindowBytes(4 << 10).maxWriteStall(java.time.Duration.ofSeconds(60)).build();
+    try (HotRapDB db = HotRapDB.open(o)) {
+      // One window of small records: keys 0..79 twice, then cold keys once until it closes.
+      int hot = 80;
+      int cold = SkewDetector.MIN_WINDOW_RECORDS - 2 * hot;
+      for (int i = 0; i < hot; i++) {
+        db.put(key(i), value(i, 1, 16));
+        db.put(key(i), value(i, 2, 16));
+      }
+      for (int i = 0; i < cold; i++) {
+        db.put(key(1000 + i), value(1000 + i, 1, 16));
+      }
+      db.separator().awaitIdle();
+      assertEquals(hot, db.separator().indexKeys());
+      // The hot keys again with 16 KiB values: 1.25 MiB for fast-hot, whose share is 256 KiB.
+      for (int i = 0; i < hot; i++) {
+        db.put(key(i), value(i, 3, 16 << 10));
+      }
+      db.flush();
+      db.put(key(5000), value(5000, 1, 100)); // waited maxWriteStall for room before
+      db.awaitBackgroundWork();
+      HotRapStats s = db.stats();
+      assertEquals(0, s.writeStallTimeouts(), "a write waited maxWriteStall for room: " + s);
+      assertTrue(db.separator().sheds.sum() > 0, s.toString());
+      assertTrue(s.fastSstBytes() <= o.highWatermarkBytes(), s.toString());
+      for (int i = 0; i < hot; i++) {
+        assertEquals(3, versionOf(db.get(key(i))), "key " + i);
+      }
+      for (int i = 0; i < cold; i++) {
+        assertEquals(1, versionOf(db.get(key(1000 + i))), "key " + (1000 + i));
+      }
+      assertEquals(1, versionOf(db.get(key(5000))));
+    }
+  }
+
   @Test
   void whenWritesTurnUniformTheMembersMoveBackToFast() throws Exception {
     // 64 KiB write buffers: a quarter of the budget holds 16 of them, room for the cold side's L0.
@@ -207,7 +290,7 @@ class WriteHotSeparationTest {
         }
       };
       // A window without skew empties the index: every member is evicted.
-      separator.apply(new SkewDetector.Window(new java.util.HashMap<>(), 0, 0, 0, false, Long.MAX_VALUE));
+      separator.apply(SkewDetector.Window.empty(Long.MAX_VALUE));
       separator.beforeEvictionCommit = () -> { };
       assertTrue(written.get(), "the eviction never reached its commit");
       assertTrue(separator.evictionsSkippedUpdated.sum() > skippedBefore,
@@ -215,7 +298,7 @@ class WriteHotSeparationTest {
       assertEquals(version[k], versionOf(db.get(key(k))), "the eviction overwrote a newer write");
       assertTrue(separator.mayHold(key(k)), "a skipped key stays a member until the next window");
       // The next eviction moves the newest version, not the one the first eviction read.
-      separator.apply(new SkewDetector.Window(new java.util.HashMap<>(), 0, 0, 0, false, Long.MAX_VALUE));
+      separator.apply(SkewDetector.Window.empty(Long.MAX_VALUE));
       assertFalse(separator.mayHold(key(k)));
       assertEquals(version[k], versionOf(db.rocks().get(db.fastHandle(), key(k))), "key " + k + " in fast");
       assertNewest(db, version);
