@@ -117,8 +117,12 @@ final class TierMigrator implements AutoCloseable {
   private final Options readerOptions = new Options();
   private final WriteOptions writeOptions = new WriteOptions();
   private final FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true).setAllowWriteStall(true);
-  private final CompactRangeOptions compactOptions = new CompactRangeOptions()
-      .setExclusiveManualCompaction(false).setAllowWriteStall(true);
+  /**
+   * Step 6's range compaction. Writers wait for the room it frees, so it is split by key range
+   * into up to the store's background jobs of subcompactions that run at once (RocksDB's
+   * {@code max_subcompactions}; a manual compaction may use them at every level).
+   */
+  private final CompactRangeOptions compactOptions;
   private final CompactionOptions fileCompactionOptions;
   /** Demoted records on their way into the slow tier: files written here, then ingested (see commit). */
   private final Path demoteDir;
@@ -147,6 +151,9 @@ final class TierMigrator implements AutoCloseable {
     this.sizesChanged = sizesChanged;
     this.hooks = hooks;
     this.promotion = promotion;
+    this.compactOptions = new CompactRangeOptions()
+        .setExclusiveManualCompaction(false).setAllowWriteStall(true)
+        .setMaxSubcompactions(options.backgroundJobs());
     this.fileCompactionOptions = new CompactionOptions()
         .setCompression(options.fastCompression())
         .setOutputFileSizeLimit(options.fastTargetFileBytes());
