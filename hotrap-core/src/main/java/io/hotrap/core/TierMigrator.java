@@ -47,7 +47,9 @@ import org.rocksdb.WriteOptions;
  * to free cover the excess over the low watermark; then step 6 runs once for all of them.
  * <ol>
  *   <li>{@link MigrationPicker} chooses a file of the fast tier's bottommost level (the next level
- *       up once every bottommost file was taken this round).
+ *       up once every bottommost file was taken this round); a round takes the best run of
+ *       adjacent files that covers its excess first, so that step 6 compacts a narrow span
+ *       ({@link MigrationPicker#adjacent}).
  *   <li>The step registers its {@link UpdatedKeys} with the {@link CommitGate}, then takes a
  *       snapshot. It reads the file with {@link SstFileReader} in lockstep with a snapshot iterator
  *       of the fast tier: a record is a candidate only if the file's version is the newest the
@@ -95,6 +97,12 @@ final class TierMigrator implements AutoCloseable {
   static final int INGEST_ATTEMPTS = 3;
   /** Directory under the slow path for files on their way into the slow tier; emptied at open. */
   static final String DEMOTE_DIR = "demote";
+  /**
+   * Records the snapshot iterator of step 2 steps over before it seeks to the file's next key.
+   * Measured on a 128 MiB uniform load: with one step, seeks took a third of the migration
+   * thread's samples.
+   */
+  static final int NEXTS_BEFORE_SEEK = 16;
   /** Upper bound on the files one round migrates before its range compaction. */
   static final int MAX_FILES_PER_ROUND = 64;
 
@@ -318,7 +326,9 @@ final class TierMigrator implements AutoCloseable {
   private Round migrateRound(long excess, boolean ignoreHotness) throws Exception {
     Round round = new Round();
     long planned = 0;
-    for (MigrationPicker.Pick pick : rankCandidates(round)) {
+    List<MigrationPicker.Pick> ranked =
+        MigrationPicker.adjacent(rankCandidates(round), excess, ignoreHotness);
+    for (MigrationPicker.Pick pick : ranked) {
       if (planned >= excess || stopping || round.files >= MAX_FILES_PER_ROUND) {
         break;
       }
@@ -335,7 +345,7 @@ final class TierMigrator implements AutoCloseable {
       round.files++;
       round.demotedRecords += r.demotedRecords;
       round.retainedRecords += r.retainedRecords;
-      planned += ignoreHotness ? pick.file.size : Math.max(0, pick.file.size - pick.hotSize);
+      planned += pick.freed(ignoreHotness);
       if (round.smallest == null || Arrays.compareUnsigned(pick.file.smallest, round.smallest) < 0) {
         round.smallest = pick.file.smallest;
       }
@@ -444,10 +454,15 @@ final class TierMigrator implements AutoCloseable {
         fastIt.seek(file.smallest);
         while (fileIt.isValid() && !stopping) {
           byte[] key = fileIt.key();
-          if (fastIt.isValid() && Arrays.compareUnsigned(fastIt.key(), key) < 0) {
-            fastIt.next();
-            if (fastIt.isValid() && Arrays.compareUnsigned(fastIt.key(), key) < 0) {
+          // Newer keys of the upper levels lie between the file's: step over a few before seeking,
+          // as a seek repositions every level's iterator (RocksDB's own iterator skips the same way,
+          // max_sequential_skip_in_iterations).
+          for (int skip = 0; skip <= NEXTS_BEFORE_SEEK && fastIt.isValid()
+              && Arrays.compareUnsigned(fastIt.key(), key) < 0; skip++) {
+            if (skip == NEXTS_BEFORE_SEEK) {
               fastIt.seek(key);
+            } else {
+              fastIt.next();
             }
           }
           if (fastIt.isValid() && Arrays.equals(fastIt.key(), key)) {
