@@ -63,24 +63,12 @@ final class MigrationPicker {
     final double score;
     final long hotSize;
     final boolean byAge;
-    /** The slow tier's bytes in the file's key range. */
-    final long overlapBytes;
 
     Pick(FileInfo file, double score, long hotSize, boolean byAge) {
-      this(file, score, hotSize, byAge, 0);
-    }
-
-    Pick(FileInfo file, double score, long hotSize, boolean byAge, long overlapBytes) {
       this.file = file;
       this.score = score;
       this.hotSize = hotSize;
       this.byAge = byAge;
-      this.overlapBytes = overlapBytes;
-    }
-
-    /** The bytes migrating the file is expected to free on the fast tier. */
-    long freed(boolean ignoreHotness) {
-      return ignoreHotness ? file.size : Math.max(0, file.size - hotSize);
     }
   }
 
@@ -182,12 +170,11 @@ final class MigrationPicker {
     List<Pick> rest = new ArrayList<>();
     for (FileInfo f : candidates) {
       long hot = Math.max(0, hotSizeInRange.apply(f.smallest, f.largest));
-      long overlap = slow.overlapBytes(f.smallest, f.largest);
-      double score = score(f.size, hot, overlap);
+      double score = score(f.size, hot, slow.overlapBytes(f.smallest, f.largest));
       if (score > 0) {
-        positive.add(new Pick(f, score, hot, false, overlap));
+        positive.add(new Pick(f, score, hot, false));
       } else {
-        rest.add(new Pick(f, score(f.size, hot, 0), hot, true, overlap));
+        rest.add(new Pick(f, score(f.size, hot, 0), hot, true));
       }
     }
     positive.sort(Comparator.comparingDouble((Pick p) -> -p.score)
@@ -195,77 +182,6 @@ final class MigrationPicker {
     rest.sort(Comparator.comparingLong(p -> p.file.fileNumber));
     positive.addAll(rest);
     return positive;
-  }
-
-  /**
-   * Reorders a round's ranked picks so that the files it migrates first lie next to one another in
-   * key order: of the runs of adjacent files of the first pick's level that are expected to free
-   * {@code excess} bytes, the one with the best score as a whole ({@link #score} of the summed
-   * sizes, hot sizes and overlaps; ties: the first in key order), then the other picks in their
-   * ranked order. Where no run frees that much, the ranking is returned as it is.
-   *
-   * <p>Why: the round ends with one range compaction over the span of the files it migrated
-   * (TierMigrator step 6), which rewrites every fast-tier file in that span. Files scattered over
-   * the key space (any spread of cold data, such as a uniform load) make that span the whole tier,
-   * rewritten once per round; a run of adjacent files limits it to their share of each level.
-   */
-  static List<Pick> adjacent(List<Pick> ranked, long excess, boolean ignoreHotness) {
-    if (ranked.isEmpty()) {
-      return ranked;
-    }
-    int level = ranked.get(0).file.level;
-    List<Pick> row = new ArrayList<>();
-    for (Pick p : ranked) {
-      if (p.file.level == level) {
-        row.add(p);
-      }
-    }
-    row.sort((a, b) -> Arrays.compareUnsigned(a.file.smallest, b.file.smallest));
-    int bestStart = -1;
-    int bestEnd = -1;
-    double bestScore = Double.NEGATIVE_INFINITY;
-    long freed = 0;
-    long size = 0;
-    long hot = 0;
-    long overlap = 0;
-    int end = 0;
-    for (int start = 0; start < row.size(); start++) {
-      while (end < row.size() && freed < excess) {
-        Pick p = row.get(end++);
-        freed += p.freed(ignoreHotness);
-        size += p.file.size;
-        hot += ignoreHotness ? 0 : Math.min(p.file.size, p.hotSize);
-        overlap += p.overlapBytes;
-      }
-      if (freed < excess) {
-        break;
-      }
-      double s = score(size, hot, overlap);
-      if (s > bestScore) {
-        bestScore = s;
-        bestStart = start;
-        bestEnd = end;
-      }
-      Pick first = row.get(start);
-      freed -= first.freed(ignoreHotness);
-      size -= first.file.size;
-      hot -= ignoreHotness ? 0 : Math.min(first.file.size, first.hotSize);
-      overlap -= first.overlapBytes;
-    }
-    if (bestStart < 0) {
-      return ranked;
-    }
-    List<Pick> run = row.subList(bestStart, bestEnd);
-    java.util.Set<Pick> taken = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    taken.addAll(run);
-    List<Pick> ordered = new ArrayList<>(ranked.size());
-    ordered.addAll(run);
-    for (Pick p : ranked) {
-      if (!taken.contains(p)) {
-        ordered.add(p);
-      }
-    }
-    return ordered;
   }
 
   /**

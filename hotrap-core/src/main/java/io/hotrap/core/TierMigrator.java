@@ -47,9 +47,7 @@ import org.rocksdb.WriteOptions;
  * to free cover the excess over the low watermark; then step 6 runs once for all of them.
  * <ol>
  *   <li>{@link MigrationPicker} chooses a file of the fast tier's bottommost level (the next level
- *       up once every bottommost file was taken this round); a round takes the best run of
- *       adjacent files that covers its excess first, so that step 6 compacts a narrow span
- *       ({@link MigrationPicker#adjacent}).
+ *       up once every bottommost file was taken this round).
  *   <li>The step registers its {@link UpdatedKeys} with the {@link CommitGate}, then takes a
  *       snapshot. It reads the file with {@link SstFileReader} in lockstep with a snapshot iterator
  *       of the fast tier: a record is a candidate only if the file's version is the newest the
@@ -97,12 +95,6 @@ final class TierMigrator implements AutoCloseable {
   static final int INGEST_ATTEMPTS = 3;
   /** Directory under the slow path for files on their way into the slow tier; emptied at open. */
   static final String DEMOTE_DIR = "demote";
-  /**
-   * Records the snapshot iterator of step 2 steps over before it seeks to the file's next key.
-   * Measured on a 128 MiB uniform load: with one step, seeks took a third of the migration
-   * thread's samples.
-   */
-  static final int NEXTS_BEFORE_SEEK = 16;
   /** Upper bound on the files one round migrates before its range compaction. */
   static final int MAX_FILES_PER_ROUND = 64;
 
@@ -125,12 +117,8 @@ final class TierMigrator implements AutoCloseable {
   private final Options readerOptions = new Options();
   private final WriteOptions writeOptions = new WriteOptions();
   private final FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true).setAllowWriteStall(true);
-  /**
-   * Step 6's range compaction. Writers wait for the room it frees, so it is split by key range
-   * into up to the store's background jobs of subcompactions that run at once (RocksDB's
-   * {@code max_subcompactions}; a manual compaction may use them at every level).
-   */
-  private final CompactRangeOptions compactOptions;
+  private final CompactRangeOptions compactOptions = new CompactRangeOptions()
+      .setExclusiveManualCompaction(false).setAllowWriteStall(true);
   private final CompactionOptions fileCompactionOptions;
   /** Demoted records on their way into the slow tier: files written here, then ingested (see commit). */
   private final Path demoteDir;
@@ -159,9 +147,6 @@ final class TierMigrator implements AutoCloseable {
     this.sizesChanged = sizesChanged;
     this.hooks = hooks;
     this.promotion = promotion;
-    this.compactOptions = new CompactRangeOptions()
-        .setExclusiveManualCompaction(false).setAllowWriteStall(true)
-        .setMaxSubcompactions(options.backgroundJobs());
     this.fileCompactionOptions = new CompactionOptions()
         .setCompression(options.fastCompression())
         .setOutputFileSizeLimit(options.fastTargetFileBytes());
@@ -326,9 +311,7 @@ final class TierMigrator implements AutoCloseable {
   private Round migrateRound(long excess, boolean ignoreHotness) throws Exception {
     Round round = new Round();
     long planned = 0;
-    List<MigrationPicker.Pick> ranked =
-        MigrationPicker.adjacent(rankCandidates(round), excess, ignoreHotness);
-    for (MigrationPicker.Pick pick : ranked) {
+    for (MigrationPicker.Pick pick : rankCandidates(round)) {
       if (planned >= excess || stopping || round.files >= MAX_FILES_PER_ROUND) {
         break;
       }
@@ -345,7 +328,7 @@ final class TierMigrator implements AutoCloseable {
       round.files++;
       round.demotedRecords += r.demotedRecords;
       round.retainedRecords += r.retainedRecords;
-      planned += pick.freed(ignoreHotness);
+      planned += ignoreHotness ? pick.file.size : Math.max(0, pick.file.size - pick.hotSize);
       if (round.smallest == null || Arrays.compareUnsigned(pick.file.smallest, round.smallest) < 0) {
         round.smallest = pick.file.smallest;
       }
@@ -454,15 +437,10 @@ final class TierMigrator implements AutoCloseable {
         fastIt.seek(file.smallest);
         while (fileIt.isValid() && !stopping) {
           byte[] key = fileIt.key();
-          // Newer keys of the upper levels lie between the file's: step over a few before seeking,
-          // as a seek repositions every level's iterator (RocksDB's own iterator skips the same way,
-          // max_sequential_skip_in_iterations).
-          for (int skip = 0; skip <= NEXTS_BEFORE_SEEK && fastIt.isValid()
-              && Arrays.compareUnsigned(fastIt.key(), key) < 0; skip++) {
-            if (skip == NEXTS_BEFORE_SEEK) {
+          if (fastIt.isValid() && Arrays.compareUnsigned(fastIt.key(), key) < 0) {
+            fastIt.next();
+            if (fastIt.isValid() && Arrays.compareUnsigned(fastIt.key(), key) < 0) {
               fastIt.seek(key);
-            } else {
-              fastIt.next();
             }
           }
           if (fastIt.isValid() && Arrays.equals(fastIt.key(), key)) {

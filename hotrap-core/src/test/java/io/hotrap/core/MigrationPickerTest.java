@@ -44,51 +44,6 @@ class MigrationPickerTest {
   }
 
   @Test
-  void aRoundTakesTheBestRunOfAdjacentFilesThatFreesItsExcessFirst() {
-    // Six files in key order; the slow tier is heavy under b and e, so the files that score best
-    // alone (a, c, f) are scattered.
-    List<MigrationPicker.FileInfo> fast = List.of(
-        file("a", 1, 100, "a", "a"), file("b", 2, 100, "b", "b"), file("c", 3, 100, "c", "c"),
-        file("d", 4, 100, "d", "d"), file("e", 5, 100, "e", "e"), file("f", 6, 100, "f", "f"));
-    List<MigrationPicker.FileInfo> slow = List.of(file("s1", 9, 400, "b", "b"), file("s2", 10, 400, "e", "e"),
-        file("s3", 11, 10, "d", "d"));
-    List<MigrationPicker.Pick> ranked = MigrationPicker.rank(fast, MigrationPicker.SlowIndex.unsorted(slow),
-        (lo, hi) -> 0L);
-    assertEquals(List.of("a", "c", "f", "d", "b", "e"), names(ranked));
-
-    // Two files: c-d (10 bytes of overlap) avoids both heavy ranges; the rest keep their rank.
-    assertEquals(List.of("c", "d", "a", "f", "b", "e"), names(MigrationPicker.adjacent(ranked, 200, false)));
-    // Three files meet a heavy range wherever they lie: a-b-c has the least overlap (400 against 410).
-    assertEquals(List.of("a", "b", "c", "f", "d", "e"), names(MigrationPicker.adjacent(ranked, 300, false)));
-  }
-
-  @Test
-  void hotBytesCountAgainstARunUnlessHotnessIsIgnored() {
-    List<MigrationPicker.FileInfo> fast = List.of(
-        file("a", 1, 100, "a", "a"), file("b", 2, 100, "b", "b"), file("c", 3, 100, "c", "c"),
-        file("d", 4, 100, "d", "d"), file("e", 5, 100, "e", "e"), file("f", 6, 100, "f", "f"));
-    List<MigrationPicker.Pick> ranked = MigrationPicker.rank(fast, MigrationPicker.SlowIndex.unsorted(List.of()),
-        (lo, hi) -> lo[0] == 'c' ? 100L : 0L);
-    // c frees nothing: a run that holds it needs a fourth file; d-e-f frees 300 bytes of 300.
-    assertEquals(List.of("d", "e", "f"), names(MigrationPicker.adjacent(ranked, 300, false)).subList(0, 3));
-    assertEquals(List.of("a", "b", "c"), names(MigrationPicker.adjacent(ranked, 300, true)).subList(0, 3));
-  }
-
-  @Test
-  void aRoundKeepsTheRankingWhenNoRunFreesItsExcess() {
-    List<MigrationPicker.FileInfo> fast = List.of(file("a", 1, 100, "a", "a"), file("b", 2, 100, "b", "b"));
-    List<MigrationPicker.Pick> ranked = MigrationPicker.rank(fast, MigrationPicker.SlowIndex.unsorted(
-        List.of(file("s", 9, 50, "a", "a"))), (lo, hi) -> 0L);
-    assertEquals(List.of("b", "a"), names(ranked));
-    assertSame(ranked, MigrationPicker.adjacent(ranked, 300, false));
-    assertEquals(List.of("a", "b"), names(MigrationPicker.adjacent(ranked, 200, false)));
-  }
-
-  private static List<String> names(List<MigrationPicker.Pick> picks) {
-    return picks.stream().map(p -> p.file.path).toList();
-  }
-
-  @Test
   void takesTheOldestFileWhenNothingHasABenefit() {
     MigrationPicker.FileInfo newer = file("/000020.sst", MigrationPicker.fileNumber("/000020.sst"), 100, "a", "b");
     MigrationPicker.FileInfo older = file("/000007.sst", MigrationPicker.fileNumber("/000007.sst"), 100, "c", "d");
