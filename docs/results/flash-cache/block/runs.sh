@@ -4,16 +4,7 @@
 #   scripts/slowdisk.sh up --dir /work/b18/slowdev --size 20G --read-iops 1650 --cgroup hotrap-slow18b
 # Round 1 writes to $OUT/r1, round 2 (the same pairs in the other order) to $OUT/r2.
 set -u
-JAR=${JAR:-/work/b18/hotrap-bench.jar}
-OUT=${OUT:-/work/b18/res}
-SD="/work/wt18b/scripts/slowdisk.sh run --dir /work/b18/slowdev --"
-run() { # system workload record duration out
-  echo "=== $(date -u +%H:%M:%S) $1 $2 $3 $4 -> $5"
-  $SD java -Xmx3g -jar "$JAR" run --system "$1" --workload "$2" --record-bytes "$3" --budget-mib 32 \
-    --duration "$4" --threads 4 --dir /work/b18/w --slow-dir /work/b18/slowdev/s --out "$5" 2>&1 \
-    | grep -v "^load \|^run " | tee -a "$OUT/full.log" \
-    | grep "throughput\|Exception\|rror\|flash cache at close" | tail -5
-}
+. "$(dirname "$0")/run-lib.sh"
 mkdir -p "$OUT/r1" "$OUT/r2"
 # SAS-Cache's read-only Exp-range runs, 10 KiB values.
 for er in 5 15 25; do for s in rocksdb-sc sas-cache; do run $s ro-exprange$er 10264 60s "$OUT/r1"; done; done

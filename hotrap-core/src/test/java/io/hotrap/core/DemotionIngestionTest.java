@@ -35,16 +35,21 @@ class DemotionIngestionTest {
   @Parameter boolean nativeMigration;
   @TempDir Path dir;
 
+  /** Writes keys 0..n-1 at version 1, flushes, and migrates everything it can. */
+  private static void loadAndMigrate(HotRapDB db, int n) throws Exception {
+    for (int i = 0; i < n; i++) {
+      db.put(key(i), value(i, 1, 100));
+    }
+    db.flush();
+    db.migrator().migrateNow(Long.MAX_VALUE, true);
+  }
+
   @Test
   void demotedRecordsReachTheSlowTierInIngestedFiles() throws Exception {
     try (HotRapDB db = HotRapDB.open(small(dir, nativeMigration).fastBudgetBytes(256L << 20)
         .migrationBatchBytes(64 << 10).build())) {
       int n = 2000;
-      for (int i = 0; i < n; i++) {
-        db.put(key(i), value(i, 1, 100));
-      }
-      db.flush();
-      db.migrator().migrateNow(Long.MAX_VALUE, true);
+      loadAndMigrate(db, n);
       HotRapStats s = db.stats();
       assertTrue(s.recordsDemoted() > n / 2, s.toString());
       assertEquals(s.recordsDemoted(), s.recordsDemotedByIngestion(), s.toString());
@@ -79,11 +84,7 @@ class DemotionIngestionTest {
         .migrationBatchBytes(1 << 20).build(), StoreHooks.migration(hooks))) {
       holder[0] = db;
       int n = 2000;
-      for (int i = 0; i < n; i++) {
-        db.put(key(i), value(i, 1, 100));
-      }
-      db.flush();
-      db.migrator().migrateNow(Long.MAX_VALUE, true);
+      loadAndMigrate(db, n);
       HotRapStats s = db.stats();
       assertTrue(s.demotionsDroppedAsUpdated() >= 40, s.toString());
       assertTrue(s.recordsDemotedByIngestion() > n / 2, "the rest was still ingested: " + s);
