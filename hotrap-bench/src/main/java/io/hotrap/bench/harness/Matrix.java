@@ -225,7 +225,7 @@ public final class Matrix {
     Sample end = new Sample(seconds, "load", workload.loadRecords(), opsPerSecond, Double.NaN,
         Double.NaN, Double.NaN, c.promotedByFlushBytes(), c.promotedByCompactionBytes(),
         c.retainedBytes(), c.demotedBytes(), c.fastCompactionBytes(), c.slowCompactionBytes(),
-        c.raltBytes(), Double.NaN, 0, c.hotSetLimitBytes());
+        c.raltBytes(), Double.NaN, 0, c.hotSetLimitBytes(), -1);
     return new RunResult(family, "load", r.recordBytes(), profile.name(), slowDisk, List.of(end),
         opsPerSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
         seconds, 0, Double.NaN, SlowDiskReads.UNMEASURED);

@@ -50,6 +50,7 @@ final class Sampler {
   private BenchSystem.Counters last;
   private long lastRaltCpu;
   private long lastProcessCpu;
+  private long firstIoBytes;
   private long lastBlockHits;
   private long lastBlockMisses;
 
@@ -69,6 +70,7 @@ final class Sampler {
     last = first;
     lastRaltCpu = raltCpuNanos();
     lastProcessCpu = processCpuNanos();
+    firstIoBytes = ioBytes();
     lastBlockHits = blockCache.hits();
     lastBlockMisses = blockCache.misses();
     latency.interval(); // drop anything recorded before the run began
@@ -105,6 +107,7 @@ final class Sampler {
     long gets = c.gets() - last.gets();
     long fastGets = c.fastGets() - last.fastGets();
     long rss = rssBytes();
+    long io = ioBytes();
     peakRss = Math.max(peakRss, rss);
     double cpu = processCpu - lastProcessCpu;
     samples.add(new Sample((now - start) / 1e9, phase.get(), ops - lastOps,
@@ -119,7 +122,7 @@ final class Sampler {
         c.slowCompactionBytes() - first.slowCompactionBytes(),
         c.raltBytes() - first.raltBytes(),
         cpu <= 0 ? 0 : (raltCpu - lastRaltCpu) / cpu,
-        rss, c.hotSetLimitBytes()));
+        rss, c.hotSetLimitBytes(), io < 0 || firstIoBytes < 0 ? -1 : io - firstIoBytes));
     getsPerSecond.add(gets);
     fastGetsPerSecond.add(fastGets);
     long blockHits = blockCache.hits();
@@ -159,6 +162,26 @@ final class Sampler {
   }
 
   /** Resident set size from {@code /proc/self/status}, 0 where there is none. */
+  /**
+   * Bytes this process has read from and written to storage devices ({@code read_bytes} plus
+   * {@code write_bytes} of {@code /proc/self/io}), or -1 where that file is missing or unreadable.
+   */
+  static long ioBytes() {
+    try {
+      long total = 0;
+      int found = 0;
+      for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
+        if (line.startsWith("read_bytes:") || line.startsWith("write_bytes:")) {
+          total += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+          found++;
+        }
+      }
+      return found == 2 ? total : -1;
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   static long rssBytes() {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {

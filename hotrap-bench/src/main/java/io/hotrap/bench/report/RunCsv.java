@@ -58,7 +58,8 @@ import java.util.Map;
  * NaN, and a missing {@code slow_disk_reads} or {@code slow_tier_gets} as unknown
  * ({@link SlowDiskReads}), so that its reads per slow get are NaN. The reads per slow get are
  * written for whoever reads the file; the reader derives them from the two counts. The header row names the {@link Sample} components in snake_case in declaration order
- * ({@link #SAMPLE_COLUMNS}); the reader finds columns by name and ignores unknown ones. Each following row is one sample. Decimals are written with
+ * ({@link #SAMPLE_COLUMNS}); the reader finds columns by name and ignores unknown ones; of the
+ * known ones only {@code io_bytes} may be missing (read as -1). Each following row is one sample. Decimals are written with
  * {@link Double#toString} so that they parse back to the same {@code double}; {@code NaN} (a hit
  * rate in a second without gets) is written as {@code NaN}. String fields follow {@link Csv}.
  */
@@ -72,6 +73,9 @@ public final class RunCsv {
   /** The header row: the {@link Sample} component names in snake_case. */
   public static final List<String> SAMPLE_COLUMNS =
       Arrays.stream(COMPONENTS).map(c -> snakeCase(c.getName())).toList();
+
+  /** The one sample column a file may lack (written before it existed); read as -1. */
+  private static final String IO_BYTES = "io_bytes";
 
   private RunCsv() {}
 
@@ -234,6 +238,9 @@ public final class RunCsv {
     int[] index = new int[COMPONENTS.length];
     for (int i = 0; i < COMPONENTS.length; i++) {
       index[i] = header.indexOf(SAMPLE_COLUMNS.get(i));
+      if (index[i] < 0 && SAMPLE_COLUMNS.get(i).equals(IO_BYTES)) {
+        continue; // a file written before the column existed: read as -1
+      }
       if (index[i] < 0) {
         throw new IOException(file + ": no column " + SAMPLE_COLUMNS.get(i) + " in " + header);
       }
@@ -244,6 +251,10 @@ public final class RunCsv {
   private static Sample sample(List<String> row, int[] index) {
     Object[] args = new Object[COMPONENTS.length];
     for (int i = 0; i < COMPONENTS.length; i++) {
+      if (index[i] < 0) {
+        args[i] = -1L;
+        continue;
+      }
       String v = row.get(index[i]);
       Class<?> type = COMPONENTS[i].getType();
       if (type == double.class) {

@@ -23,6 +23,10 @@ package io.hotrap.bench.report;
  * @param raltCpuShare share of this process's CPU time spent in RALT's thread in this second
  * @param rssBytes resident set size of the process
  * @param hotSetLimitBytes RALT's hot-set size limit, 0 for systems without RALT
+ * @param ioBytes bytes this process read from and wrote to storage devices since the run phase
+ *     began ({@code read_bytes + write_bytes} of {@code /proc/self/io}: page-cache hits do not
+ *     count, direct I/O does); -1 where not measured (no {@code /proc}, or a file written before
+ *     the column existed)
  */
 public record Sample(
     double elapsedSeconds,
@@ -41,4 +45,5 @@ public record Sample(
     long raltBytes,
     double raltCpuShare,
     long rssBytes,
-    long hotSetLimitBytes) {}
+    long hotSetLimitBytes,
+    long ioBytes) {}

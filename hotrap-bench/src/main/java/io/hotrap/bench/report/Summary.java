@@ -26,7 +26,9 @@ import java.util.function.ToLongFunction;
  * the whole run phase and per get that read the slow tier, 4 decimals, {@link SlowDiskReads};
  * empty where not measured: the {@code slow_disk} column says why), then
  * the byte counters of the run's last sample ({@code promoted_by_flush_bytes}
- * ... {@code ralt_bytes}), for systems with a flash cache {@code flash_lookup_hit_ratio},
+ * ... {@code ralt_bytes}), {@code ralt_cpu_share} (the mean over the run's seconds of RALT's
+ * thread's share of the process's CPU time) and {@code ralt_io_share} (RALT's bytes over the
+ * process's storage I/O bytes over the run phase, an upper bound: {@link #raltIoShare}), for systems with a flash cache {@code flash_lookup_hit_ratio},
  * {@code overall_hit_ratio}, {@code flash_bytes_written} and {@code deleted_file_insert_share}
  * ({@link FlashResult}; empty for the others), {@code peak_rss_bytes}, {@code profile} and {@code slow_disk}. A value
  * that is not a number, or a counter of a run without samples, is left empty. Columns the file
@@ -59,6 +61,8 @@ public final class Summary {
       "fast_compaction_bytes",
       "slow_compaction_bytes",
       "ralt_bytes",
+      "ralt_cpu_share",
+      "ralt_io_share",
       "flash_lookup_hit_ratio",
       "overall_hit_ratio",
       "flash_bytes_written",
@@ -153,6 +157,8 @@ public final class Summary {
     row.put("fast_compaction_bytes", counter(last, Sample::fastCompactionBytes));
     row.put("slow_compaction_bytes", counter(last, Sample::slowCompactionBytes));
     row.put("ralt_bytes", counter(last, Sample::raltBytes));
+    row.put("ralt_cpu_share", decimal(raltCpuShare(r.samples()), 4));
+    row.put("ralt_io_share", decimal(raltIoShare(last), 4));
     FlashResult flash = r.flash();
     row.put("flash_lookup_hit_ratio", flash == null ? "" : decimal(flash.lookupHitRatio(), 4));
     row.put("overall_hit_ratio", flash == null ? "" : decimal(flash.overallHitRatio(), 4));
@@ -164,6 +170,31 @@ public final class Summary {
     row.put("profile", r.profile());
     row.put("slow_disk", r.slowDisk());
     return row;
+  }
+
+  /** The mean over the run's seconds of RALT's thread's share of the process's CPU time; NaN without samples. */
+  static double raltCpuShare(List<Sample> samples) {
+    double sum = 0;
+    int n = 0;
+    for (Sample s : samples) {
+      if (Double.isFinite(s.raltCpuShare())) {
+        sum += s.raltCpuShare();
+        n++;
+      }
+    }
+    return n == 0 ? Double.NaN : sum / n;
+  }
+
+  /**
+   * RALT's bytes read and written over the process's storage I/O bytes, over the run phase; NaN
+   * when the I/O was not measured or there was none. RALT counts the bytes it asks for, some of
+   * which the page cache serves, so this is an upper bound on its share of device I/O.
+   */
+  static double raltIoShare(Sample last) {
+    if (last == null || last.ioBytes() <= 0) {
+      return Double.NaN;
+    }
+    return (double) last.raltBytes() / last.ioBytes();
   }
 
   private static String counter(Sample last, ToLongFunction<Sample> counter) {

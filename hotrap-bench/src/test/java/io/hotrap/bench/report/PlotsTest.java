@@ -136,7 +136,7 @@ class PlotsTest {
           s.fastHitRate(), s.p50GetMicros(), s.p99GetMicros(), s.promotedByFlushBytes(),
           s.promotedByCompactionBytes(), s.retainedBytes(), s.demotedBytes(),
           s.fastCompactionBytes(), s.slowCompactionBytes(), s.raltBytes(), s.raltCpuShare(),
-          s.rssBytes(), s.hotSetLimitBytes()));
+          s.rssBytes(), s.hotSetLimitBytes(), s.ioBytes()));
     }
     RunResult slow = Runs.run("rocksdb-tiered", "dynamic", 1024, 1, later);
 

@@ -89,7 +89,7 @@ class RunCsvTest {
     assertEquals("elapsed_seconds,phase,operations,throughput,fast_hit_rate,p50_get_micros,"
         + "p99_get_micros,promoted_by_flush_bytes,promoted_by_compaction_bytes,retained_bytes,"
         + "demoted_bytes,fast_compaction_bytes,slow_compaction_bytes,ralt_bytes,ralt_cpu_share,"
-        + "rss_bytes,hot_set_limit_bytes", lines.get(firstRow));
+        + "rss_bytes,hot_set_limit_bytes,io_bytes", lines.get(firstRow));
     assertEquals(firstRow + 1 + 3, lines.size());
     assertTrue(lines.get(firstRow + 1).startsWith("1.0,run,500,500.0,0.5,"),
         lines.get(firstRow + 1));
@@ -137,6 +137,33 @@ class RunCsvTest {
     assertTrue(Double.isNaN(read.lruHitRate()));
     assertEquals(run.oracleHitRate(), read.oracleHitRate());
     assertEquals("", Summary.row(read).get("belady_hit_rate"));
+  }
+
+  @Test
+  void aFileWrittenBeforeTheIoColumnReadsItAsMinusOne() throws IOException {
+    Path file = dir.resolve("run.csv");
+    RunResult run = Runs.run("hotrap", "ro-hotspot5", 1024, 500.0);
+    RunCsv.write(run, file);
+    List<String> lines = new ArrayList<>(Files.readAllLines(file));
+    int header = lines.indexOf(String.join(",", RunCsv.SAMPLE_COLUMNS));
+    int column = RunCsv.SAMPLE_COLUMNS.indexOf("io_bytes");
+    assertTrue(header > 0 && column >= 0, lines.toString());
+    for (int i = header; i < lines.size(); i++) {
+      List<String> fields = new ArrayList<>(List.of(lines.get(i).split(",", -1)));
+      fields.remove(column);
+      lines.set(i, String.join(",", fields));
+    }
+    Files.write(file, lines);
+
+    RunResult read = RunCsv.read(file);
+
+    assertEquals(run.samples().size(), read.samples().size());
+    for (Sample s : read.samples()) {
+      assertEquals(-1, s.ioBytes());
+    }
+    assertEquals(run.last().raltBytes(), read.last().raltBytes());
+    assertEquals("", Summary.row(read).get("ralt_io_share"));
+    assertEquals(Summary.row(run).get("ralt_cpu_share"), Summary.row(read).get("ralt_cpu_share"));
   }
 
   @Test

@@ -15,7 +15,7 @@ final class Runs {
     long t = (long) elapsedSeconds;
     return new Sample(elapsedSeconds, phase, (long) throughput, throughput, hitRate, 10.5, 250.25,
         t * MIB, 2 * t * MIB, 3 * t * MIB, 4 * t * MIB, 5 * t * MIB, 6 * t * MIB, 7 * t * MIB,
-        0.015, 1_000 * MIB + t, 64 * MIB + t * MIB / 2);
+        0.015, 1_000 * MIB + t, 64 * MIB + t * MIB / 2, 70 * t * MIB);
   }
 
   /** {@code seconds} samples of one phase at a constant throughput and hit rate. */
@@ -52,7 +52,7 @@ final class Runs {
             s.fastHitRate(), s.p50GetMicros(), s.p99GetMicros(), s.promotedByFlushBytes(),
             s.promotedByCompactionBytes(), s.retainedBytes(), s.demotedBytes(),
             s.fastCompactionBytes(), s.slowCompactionBytes(), s.raltBytes(), s.raltCpuShare(),
-            s.rssBytes(), (p + 1) * 10 * MIB + i * MIB));
+            s.rssBytes(), (p + 1) * 10 * MIB + i * MIB, s.ioBytes()));
       }
     }
     return run(system, "dynamic", 1024, 1234.5, samples);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -47,9 +48,31 @@ class SummaryTest {
     assertEquals(Long.toString(20 * Runs.MIB), row.get("promoted_by_compaction_bytes"));
     assertEquals(Long.toString(40 * Runs.MIB), row.get("demoted_bytes"));
     assertEquals(Long.toString(70 * Runs.MIB), row.get("ralt_bytes"));
+    assertEquals("0.0150", row.get("ralt_cpu_share"));
+    assertEquals("0.1000", row.get("ralt_io_share")); // 70 MiB of RALT's over 700 MiB of I/O
     assertEquals("2048", row.get("peak_rss_bytes"));
     assertEquals("quick", row.get("profile"));
     assertEquals("unthrottled", row.get("slow_disk"));
+  }
+
+  @Test
+  void raltSharesAreTheMeanCpuShareAndTheLastIoShareAndEmptyWithoutIo() {
+    List<Sample> samples = new ArrayList<>();
+    double[] cpu = {0.01, 0.03, Double.NaN, 0.05};
+    for (int i = 0; i < cpu.length; i++) {
+      Sample s = Runs.sample(i + 1, "run", 100, 0.5);
+      samples.add(new Sample(s.elapsedSeconds(), s.phase(), s.operations(), s.throughput(),
+          s.fastHitRate(), s.p50GetMicros(), s.p99GetMicros(), s.promotedByFlushBytes(),
+          s.promotedByCompactionBytes(), s.retainedBytes(), s.demotedBytes(),
+          s.fastCompactionBytes(), s.slowCompactionBytes(), 3 * Runs.MIB, cpu[i], s.rssBytes(),
+          s.hotSetLimitBytes(), i == cpu.length - 1 ? 12 * Runs.MIB : -1));
+    }
+    assertEquals(0.03, Summary.raltCpuShare(samples), 1e-12);
+    assertEquals(0.25, Summary.raltIoShare(samples.get(samples.size() - 1)), 1e-12);
+    assertTrue(Double.isNaN(Summary.raltIoShare(samples.get(0))));
+    assertTrue(Double.isNaN(Summary.raltCpuShare(List.of())));
+    assertEquals("", Summary.row(Runs.run("hotrap", "ro-uniform", 1024, 10, samples.subList(0, 1)))
+        .get("ralt_io_share"));
   }
 
   @Test
