@@ -113,6 +113,11 @@ public final class HotRapDB implements AutoCloseable {
   private final ReadOptions memoryOnlyReads;
   private final WriteOptions writeOptions;
   private final AccessTracker tracker;
+  /**
+   * Fed the key of every get; while it finds reads uniform, gets idle RALT and promotion
+   * ({@link HotRapOptions#readSkewDetection()}). Null when that option is off.
+   */
+  private final SkewDetector readSkew;
   private final StoreCounters counters = new StoreCounters();
   private final CommitGate gate;
   private final WriteThrottle throttle;
@@ -163,6 +168,13 @@ public final class HotRapDB implements AutoCloseable {
     this.memoryOnlyReads = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
     this.writeOptions = new WriteOptions().setSync(options.syncWrites());
     this.tracker = AccessTracker.open(options.raltOptions());
+    this.readSkew = options.readSkewDetection()
+        ? SkewDetector.forReads(this::estimatedKeys, w -> {
+          counters.readsSkewed = w.skewed;
+          counters.readConcentration = w.variance;
+          counters.readSkewWindows.increment();
+        })
+        : null;
     this.gate = new CommitGate(new StripedWriteCounters(options.lockStripes()));
     Promoter p = null;
     SlowTierCache fc = null;
@@ -415,6 +427,8 @@ public final class HotRapDB implements AutoCloseable {
     try {
       Promoter p = latest ? promoter : null;
       SlowTierCache fc = latest ? flashCache : null;
+      // Reads at a snapshot are user reads too: they count for skew and for RALT alike.
+      boolean track = trackRead(key);
       // Rule P2's counter, read before the fast lookup, guards both caches' inserts.
       long counter = p != null ? p.beforeFastLookup(key)
           : fc != null ? gate.stripes().counter(gate.stripes().stripeOf(key)) : 0;
@@ -436,7 +450,9 @@ public final class HotRapDB implements AutoCloseable {
         if (v != null) {
           counters.getsServedFast.increment();
           counters.getsServedMemory.increment();
-          tracker.record(key, v.length, false);
+          if (track) {
+            tracker.record(key, v.length, false);
+          }
           return v;
         }
       }
@@ -455,7 +471,9 @@ public final class HotRapDB implements AutoCloseable {
       }
       if (value != null) {
         counters.getsServedFast.increment();
-        tracker.record(key, value.length, false);
+        if (track) {
+          tracker.record(key, value.length, false);
+        }
         return value;
       }
       counters.getsServedSlow.increment();
@@ -468,7 +486,9 @@ public final class HotRapDB implements AutoCloseable {
           if (value == null) {
             return null;
           }
-          tracker.record(key, value.length, true);
+          if (track) {
+            tracker.record(key, value.length, true);
+          }
           return value;
         } catch (RocksDBException e) {
           if (e.getStatus() == null || e.getStatus().getCode() != Status.Code.Incomplete) {
@@ -477,15 +497,19 @@ public final class HotRapDB implements AutoCloseable {
         }
         value = fc.lookup(key);
         if (value != null) {
-          tracker.record(key, value.length, true);
+          if (track) {
+            tracker.record(key, value.length, true);
+          }
           return value;
         }
       }
       value = db.get(slowCf, ro, key);
       if (value != null) {
-        tracker.record(key, value.length, true);
-        if (p != null) {
-          p.offer(key, value, counter);
+        if (track) {
+          tracker.record(key, value.length, true);
+          if (p != null) {
+            p.offer(key, value, counter);
+          }
         }
         if (fc != null) {
           fc.offer(key, value, counter);
@@ -494,6 +518,46 @@ public final class HotRapDB implements AutoCloseable {
       return value;
     } catch (RocksDBException e) {
       throw new HotRapException("get failed", e);
+    }
+  }
+
+  /**
+   * Feeds one get's key to the read-skew detector and tells whether the get is to be recorded in
+   * RALT and offered to promotion: always without detection, otherwise while the last window of
+   * reads was skewed (or none has closed yet).
+   */
+  private boolean trackRead(byte[] key) {
+    SkewDetector d = readSkew;
+    if (d == null) {
+      return true;
+    }
+    d.record(key, 1);
+    if (d.skewed()) {
+      return true;
+    }
+    counters.untrackedReads.increment();
+    return false;
+  }
+
+  /** Whether scans record what they read in RALT: as gets do ({@link #trackRead}), without feeding the detector. */
+  boolean readsTracked() {
+    return readSkew == null || readSkew.skewed();
+  }
+
+  /**
+   * The store's keys as RocksDB estimates them (every column family's {@code
+   * rocksdb.estimate-num-keys}: versions and tombstones count too, which can only make the read-skew
+   * detector call reads skewed sooner); at least 1, and 1 when the estimate fails.
+   */
+  private long estimatedKeys() {
+    try {
+      long keys = 0;
+      for (ColumnFamilyHandle cf : new ColumnFamilyHandle[] {fastCf, hotCf, slowCf}) {
+        keys += db.getLongProperty(cf, "rocksdb.estimate-num-keys");
+      }
+      return Math.max(1, keys);
+    } catch (RocksDBException | RuntimeException e) {
+      return 1;
     }
   }
 

@@ -214,7 +214,9 @@ public final class HotRapIterator implements AutoCloseable {
       }
       if (!recorded) {
         recorded = true;
-        owner.tracker().record(source.key(), value.length, winner == sources.length - 1);
+        if (owner.readsTracked()) {
+          owner.tracker().record(source.key(), value.length, winner == sources.length - 1);
+        }
       }
       return value;
     } finally {

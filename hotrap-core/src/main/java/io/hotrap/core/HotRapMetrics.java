@@ -94,6 +94,9 @@ public final class HotRapMetrics implements MeterBinder {
         c -> c.getsServedFast.sum());
     counter(registry, "hotrap.gets", "Gets by the tier that served them", null, "tier", "slow",
         c -> c.getsServedSlow.sum());
+    counter(registry, "hotrap.gets.untracked",
+        "Gets RALT and promotion did not see because reads were uniform", null, null, null,
+        c -> c.untrackedReads.sum());
     String movedHelp = "Bytes moved or kept by tier migration";
     counter(registry, "hotrap.migration.bytes", movedHelp, BaseUnits.BYTES, "kind", "demoted",
         c -> c.bytesDemoted.sum());
@@ -155,6 +158,9 @@ public final class HotRapMetrics implements MeterBinder {
         c -> c.snapshotPinnedBytes);
     bound.add(Gauge.builder("hotrap.snapshots.open", counters, c -> c.openSnapshots)
         .description("User snapshots open").tags(tags).register(registry));
+    bound.add(Gauge.builder("hotrap.reads.skewed", counters, c -> c.readsSkewed ? 1 : 0)
+        .description("1 while the last window of gets was skewed (RALT and promotion see gets)")
+        .tags(tags).register(registry));
     bound.add(Gauge.builder("hotrap.ralt.available", tracker, t -> t.available() ? 1 : 0)
         .description("1 while RALT tracks accesses, 0 after it failed").tags(tags).register(registry));
     bound.add(FunctionCounter.builder("hotrap.ralt.failures", tracker, t -> t.failures())

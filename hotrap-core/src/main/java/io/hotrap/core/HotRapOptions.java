@@ -96,6 +96,7 @@ public final class HotRapOptions {
   private final long migrationBatchBytes;
   private final boolean retainHotRecords;
   private final boolean promotion;
+  private final boolean readSkewDetection;
   private final boolean hotnessCheck;
   private final boolean promoteByCompaction;
   private final long promotionCacheBytes;
@@ -144,6 +145,7 @@ public final class HotRapOptions {
     migrationBatchBytes = b.migrationBatchBytes > 0 ? b.migrationBatchBytes : slowFile;
     retainHotRecords = b.retainHotRecords;
     promotion = b.promotion;
+    readSkewDetection = b.readSkewDetection;
     // Parts of promotion are off when promotion is.
     hotnessCheck = b.promotion && !Boolean.FALSE.equals(b.hotnessCheck);
     promoteByCompaction = b.promotion && !Boolean.FALSE.equals(b.promoteByCompaction);
@@ -271,6 +273,16 @@ public final class HotRapOptions {
    * (HotRAP §3.3); default true. Off, a record demoted to the slow tier stays there.
    */
   public boolean promotion() { return promotion; }
+
+  /**
+   * Whether RALT and promotion idle while reads are uniform; default true. The store feeds the
+   * keys of its gets to a read-skew detector ({@code SkewDetector.forReads}: the chance that two
+   * reads hit the same key, against uniform over the store's keys); while a full window of reads
+   * shows no skew, gets neither record their accesses in RALT nor offer slow-tier records to the
+   * promotion cache, and {@link HotRapStats#untrackedReads()} counts them. Skew that begins is
+   * seen within an eighth of a window (at least 1,024 reads). Off, every get is tracked.
+   */
+  public boolean readSkewDetection() { return readSkewDetection; }
 
   /**
    * Whether promotion asks RALT which cached records are hot (HotRAP §3.3); default true, and false
@@ -405,7 +417,8 @@ public final class HotRapOptions {
         + ", highWatermark=" + highWatermark + ", lowWatermark=" + lowWatermark
         + ", migrationCheckInterval=" + migrationCheckInterval + ", maxWriteStall=" + maxWriteStall
         + ", migrationBatchBytes=" + migrationBatchBytes + ", nativeMigration=" + nativeMigration + ", retainHotRecords=" + retainHotRecords
-        + ", promotion=" + promotion + ", hotnessCheck=" + hotnessCheck
+        + ", promotion=" + promotion + ", readSkewDetection=" + readSkewDetection
+        + ", hotnessCheck=" + hotnessCheck
         + ", promoteByCompaction=" + promoteByCompaction + ", promotionCacheBytes=" + promotionCacheBytes
         + ", maxPromotedRecordBytes=" + maxPromotedRecordBytes
         + ", maxKeyBytes=" + maxKeyBytes + ", maxValueBytes=" + maxValueBytes
@@ -443,6 +456,7 @@ public final class HotRapOptions {
     private Boolean nativeMigration;
     private boolean retainHotRecords = true;
     private boolean promotion = true;
+    private boolean readSkewDetection = true;
     /** Null until set: on by default, and off with promotion. */
     private Boolean hotnessCheck;
     private Boolean promoteByCompaction;
@@ -663,6 +677,12 @@ public final class HotRapOptions {
     /** Promotion of records read from the slow tier (HotRAP §3.3); default true. */
     public Builder promotion(boolean enabled) {
       this.promotion = enabled;
+      return this;
+    }
+
+    /** See {@link HotRapOptions#readSkewDetection()}; default true. */
+    public Builder readSkewDetection(boolean enabled) {
+      this.readSkewDetection = enabled;
       return this;
     }
 

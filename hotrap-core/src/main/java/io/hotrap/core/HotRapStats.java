@@ -59,6 +59,10 @@ public final class HotRapStats {
   private final long memoryTierRecoveryNanos;
   private final long memoryTierStallNanos;
   private final boolean writeHotSeparation;
+  private final boolean readsSkewed;
+  private final double readConcentration;
+  private final long untrackedReads;
+  private final long readSkewWindows;
   private final boolean writeSkewed;
   private final double writeSkewVariance;
   private final long writeHotWrites;
@@ -86,6 +90,10 @@ public final class HotRapStats {
   HotRapStats(StoreCounters c, boolean raltAvailable, RaltStats raltStats, long fastBytesWritten,
       long slowBytesWritten, WriteHotSeparator separator) {
     writeHotSeparation = separator != null;
+    readsSkewed = c.readsSkewed;
+    readConcentration = c.readConcentration;
+    untrackedReads = c.untrackedReads.sum();
+    readSkewWindows = c.readSkewWindows.sum();
     writeSkewed = separator != null && separator.skewed();
     writeSkewVariance = separator != null ? separator.lastVariance() : Double.NaN;
     writeHotWrites = separator != null ? separator.hotWrites.sum() : 0;
@@ -349,6 +357,26 @@ public final class HotRapStats {
   /** RALT's statistics, or null when it is not available. */
   public RaltStats raltStats() { return raltStats; }
 
+  /**
+   * Whether the last window of gets was skewed ({@link HotRapOptions#readSkewDetection()}): while
+   * it was not, gets idle RALT and promotion. True before the first window closes, and always
+   * without detection.
+   */
+  public boolean readsSkewed() { return readsSkewed; }
+
+  /**
+   * The last closed read window's concentration: the estimated chance that two gets hit the same
+   * key, times the store's keys (1 for uniform reads, 1/h for reads spread over a hot share h of
+   * the keys); NaN before a window closed or without detection.
+   */
+  public double readConcentration() { return readConcentration; }
+
+  /** Gets that neither RALT nor promotion saw, because reads were uniform, since open. */
+  public long untrackedReads() { return untrackedReads; }
+
+  /** Read windows the read-skew detector closed since open. */
+  public long readSkewWindows() { return readSkewWindows; }
+
   /** Whether write-hot separation is on ({@link HotRapOptions#writeHotSeparation()}). */
   public boolean writeHotSeparation() { return writeHotSeparation; }
 
@@ -382,6 +410,8 @@ public final class HotRapStats {
   @Override
   public String toString() {
     return "HotRapStats{getsServedFast=" + getsServedFast + ", getsServedSlow=" + getsServedSlow
+        + ", readsSkewed=" + readsSkewed + ", readConcentration=" + readConcentration
+        + ", untrackedReads=" + untrackedReads + ", readSkewWindows=" + readSkewWindows
         + ", fastSstBytes=" + fastSstBytes + ", slowSstBytes=" + slowSstBytes
         + ", maxFastSstBytes=" + maxFastSstBytes + ", fastFilesPinnedBytes=" + fastFilesPinnedBytes
         + ", snapshotPinnedBytes=" + snapshotPinnedBytes + ", openSnapshots=" + openSnapshots + ", recordsDemoted=" + recordsDemoted

@@ -33,8 +33,23 @@ import java.util.Objects;
  *
  * <p>The detector is a policy without I/O: the caller feeds it keys ({@link #record}) and gets each
  * closed window through its {@link Listener}, on the thread whose record closed it. Used on writes
- * by {@link WriteHotSeparator}. It knows nothing of writes as such: fed the keys of reads it would
- * tell whether reads are skewed, which the store does not ask yet.
+ * by {@link WriteHotSeparator}, with the variance above.
+ *
+ * <p><b>On reads</b> ({@link #forReads}, used by the store to let RALT and promotion idle while
+ * reads are uniform) the statistic is the <em>concentration</em> instead: the estimated chance that
+ * two reads hit the same key, {@code Σp² ≈ (Σf² − n) / (n(n − 1))} (unbiased for independent
+ * reads), times the number of keys in the store, N. Uniform reads give 1 whatever N and the window;
+ * reads spread evenly over a hot share h of the keys give 1/h (hotspot-5%: 0.95²/0.05 = 18); Zipf
+ * 0.99 gives hundreds. The variance cannot serve here: a read window of one L0 is far smaller than
+ * a hot set of 5% of the keys, so few keys repeat in it and hotspot-5% scores like uniform
+ * (0.03–0.05 in the table above). The concentration needs a window in which uniform reads make a
+ * few dozen colliding pairs (n²/2N), {@link #readWindow}: 16 √N reads, at least
+ * {@value #MIN_READ_WINDOW}. It is on above {@value #READ_ON_CONCENTRATION} and off below
+ * {@value #READ_OFF_CONCENTRATION}: a hot share of a quarter of the keys or less is skewed, uniform
+ * (1 ± 0.2 with 128 expected pairs) is not. While off, the open window is also tested every eighth of
+ * its size, so that skew that begins is seen within an eighth of a window (hotspot-5% makes 18×
+ * the pairs, far above the threshold's 4× even then); a window only turns skew off when full.
+ * Reads keep no key bytes: nothing asks for their keys.
  *
  * <p>Cost: a record hashes its key once and updates a primitive table under the window's
  * monitor, copying the key's bytes into the window's arena the first time it sees the key; it
@@ -53,6 +68,43 @@ final class SkewDetector {
   static final double DEFAULT_OFF_THRESHOLD = 0.5;
   /** A window closes only after at least this many records, however large they are. */
   static final int MIN_WINDOW_RECORDS = 256;
+  static final double READ_ON_CONCENTRATION = 4.0;
+  static final double READ_OFF_CONCENTRATION = 2.0;
+  static final int MIN_READ_WINDOW = 8192;
+
+  /** What a closed window is judged by, from its records n, distinct keys and Σf². */
+  interface Statistic {
+    double of(long records, int distinct, long sumSquares);
+  }
+
+  /** The variance of the per-key frequencies, {@code Σf²/d − (n/d)²} over the d distinct keys. */
+  static final Statistic VARIANCE = (n, distinct, sumSquares) -> {
+    if (distinct == 0) {
+      return 0;
+    }
+    double mean = (double) n / distinct;
+    return Math.max(0, (double) sumSquares / distinct - mean * mean);
+  };
+
+  /** Reads' window for a store of {@code keys} keys: 16 √N, at least {@value #MIN_READ_WINDOW}. */
+  static long readWindow(long keys) {
+    return Math.max(MIN_READ_WINDOW, (long) (16 * Math.sqrt(Math.max(1, keys))));
+  }
+
+  /**
+   * The read detector: windows of {@link #readWindow} reads for the store's key count as
+   * {@code keys} tells it when each window opens, judged by their concentration (class comment).
+   * Record each read with {@code bytes} = 1.
+   */
+  static SkewDetector forReads(java.util.function.LongSupplier keys, Listener listener) {
+    Objects.requireNonNull(keys, "keys");
+    Statistic concentration = (n, distinct, sumSquares) ->
+        n < 2 ? 0 : (double) (sumSquares - n) / ((double) n * (n - 1)) * Math.max(1, keys.getAsLong());
+    SkewDetector d = new SkewDetector(() -> readWindow(keys.getAsLong()), READ_ON_CONCENTRATION,
+        READ_OFF_CONCENTRATION, concentration, false, true, listener);
+    d.skewed = true; // tracked as before until a full window shows the reads uniform
+    return d;
+  }
 
   /** One closed window: its keys' frequencies and what they say. */
   static final class Window {
@@ -77,7 +129,7 @@ final class SkewDetector {
 
     /** A window that saw no record and is not skewed: applied, it empties the index. */
     static Window empty(long sequence) {
-      return new Window(new Counting(0, 0), 0, false, sequence);
+      return new Window(new Counting(0, 0, 1, true), 0, false, sequence);
     }
 
     /**
@@ -87,6 +139,9 @@ final class SkewDetector {
      * once too, as they are what separates one range of hot keys from the next.
      */
     synchronized Map<ByteArrayKey, int[]> counts() {
+      if (!table.keepKeys) {
+        throw new IllegalStateException("this detector keeps no keys");
+      }
       if (counts == null) {
         counts = table.allCounts();
       }
@@ -129,15 +184,21 @@ final class SkewDetector {
     long bytes;
     long sumSquares;
     boolean closed;
+    /** Bytes at which this window closes. */
+    final long limit;
+    /** Whether {@link #add} copies each key's bytes into {@link #keyBytes}. */
+    final boolean keepKeys;
 
     /** A table sized for {@code expectedDistinct} keys at most half full and {@code expectedKeyBytes}. */
-    Counting(int expectedDistinct, int expectedKeyBytes) {
+    Counting(int expectedDistinct, int expectedKeyBytes, long limit, boolean keepKeys) {
+      this.limit = limit;
+      this.keepKeys = keepKeys;
       int slots = Math.max(MIN_SLOTS, Integer.highestOneBit(Math.max(1, 2 * expectedDistinct - 1)) << 1);
       hashes = new long[slots];
       counts = new int[slots];
       keyOffsets = new int[slots];
       keyLengths = new int[slots];
-      keyBytes = new byte[Math.max(MIN_ARENA, expectedKeyBytes)];
+      keyBytes = new byte[keepKeys ? Math.max(MIN_ARENA, expectedKeyBytes) : 0];
     }
 
     /** Counts one occurrence of {@code key} (hash {@code h}); returns its count now. */
@@ -155,6 +216,9 @@ final class SkewDetector {
       if (now == 1) {
         hashes[i] = stored;
         distinct++;
+        if (!keepKeys) {
+          return now;
+        }
         if (keyBytes.length - keyEnd < key.length) {
           keyBytes = java.util.Arrays.copyOf(keyBytes,
               (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * keyBytes.length, (long) keyEnd + key.length)));
@@ -221,11 +285,15 @@ final class SkewDetector {
     }
   }
 
-  private final long windowBytes;
+  private final java.util.function.LongSupplier windowBytes;
   private final double onThreshold;
   private final double offThreshold;
+  private final Statistic statistic;
+  private final boolean keepKeys;
+  /** Whether an open window is tested every eighth of its size while the stream is unskewed. */
+  private final boolean earlyOn;
   private final Listener listener;
-  private volatile Counting current = new Counting(0, 0);
+  private volatile Counting current;
   private volatile boolean skewed;
   private volatile double lastVariance = Double.NaN;
   private long windows; // guarded by this
@@ -236,9 +304,11 @@ final class SkewDetector {
    * @param offThreshold variance below which a skewed stream becomes unskewed; at most {@code onThreshold}
    */
   SkewDetector(long windowBytes, double onThreshold, double offThreshold, Listener listener) {
-    if (windowBytes <= 0) {
-      throw new IllegalArgumentException("windowBytes must be positive but was " + windowBytes);
-    }
+    this(checked(windowBytes), onThreshold, offThreshold, VARIANCE, true, false, listener);
+  }
+
+  private SkewDetector(java.util.function.LongSupplier windowBytes, double onThreshold,
+      double offThreshold, Statistic statistic, boolean keepKeys, boolean earlyOn, Listener listener) {
     if (!(offThreshold >= 0 && offThreshold <= onThreshold)) {
       throw new IllegalArgumentException("need 0 <= offThreshold <= onThreshold but they were "
           + offThreshold + " and " + onThreshold);
@@ -246,7 +316,18 @@ final class SkewDetector {
     this.windowBytes = windowBytes;
     this.onThreshold = onThreshold;
     this.offThreshold = offThreshold;
+    this.statistic = statistic;
+    this.keepKeys = keepKeys;
+    this.earlyOn = earlyOn;
     this.listener = Objects.requireNonNull(listener, "listener");
+    this.current = new Counting(0, 0, Math.max(1, windowBytes.getAsLong()), keepKeys);
+  }
+
+  private static java.util.function.LongSupplier checked(long windowBytes) {
+    if (windowBytes <= 0) {
+      throw new IllegalArgumentException("windowBytes must be positive but was " + windowBytes);
+    }
+    return () -> windowBytes;
   }
 
   /** Counts one occurrence of {@code key} in a record of {@code bytes} key + value bytes. */
@@ -263,10 +344,15 @@ final class SkewDetector {
         w.sumSquares += 2L * now - 1;
         w.records++;
         w.bytes += bytes;
-        if (w.bytes >= windowBytes && w.records >= MIN_WINDOW_RECORDS) {
+        boolean full0 = w.bytes >= w.limit && w.records >= MIN_WINDOW_RECORDS;
+        // Skew that begins is caught within an eighth of a window (class comment).
+        boolean early = !full0 && earlyOn && !skewed && w.records >= MIN_WINDOW_RECORDS
+            && w.bytes % Math.max(1, w.limit / 8) == 0
+            && statistic.of(w.records, w.distinct, w.sumSquares) > onThreshold;
+        if (full0 || early) {
           w.closed = true;
           // Sized for the keys of this window, so the next one rarely grows its table or arena.
-          current = new Counting(w.distinct, w.keyEnd);
+          current = new Counting(w.distinct, w.keyEnd, Math.max(1, windowBytes.getAsLong()), keepKeys);
           full = w;
         }
       }
@@ -279,10 +365,7 @@ final class SkewDetector {
 
   /** Decides on a closed window; windows close one at a time, in order. */
   private synchronized void close(Counting w) {
-    long n = w.records;
-    int distinct = w.distinct;
-    double mean = (double) n / distinct;
-    double variance = Math.max(0, (double) w.sumSquares / distinct - mean * mean);
+    double variance = statistic.of(w.records, w.distinct, w.sumSquares);
     boolean was = skewed;
     boolean now = was ? variance >= offThreshold : variance > onThreshold;
     skewed = now;
@@ -296,12 +379,13 @@ final class SkewDetector {
     return skewed;
   }
 
-  /** The variance of the last closed window; NaN before the first closes. */
+  /** The statistic (variance, or concentration on reads) of the last closed window; NaN before the first closes. */
   double lastVariance() {
     return lastVariance;
   }
 
+  /** The size of the window now open. */
   long windowBytes() {
-    return windowBytes;
+    return current.limit;
   }
 }

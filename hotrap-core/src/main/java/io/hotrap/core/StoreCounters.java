@@ -11,6 +11,12 @@ import java.util.concurrent.atomic.LongAdder;
 final class StoreCounters {
   final LongAdder getsServedFast = new LongAdder();
   final LongAdder getsServedSlow = new LongAdder();
+  /** Gets not recorded in RALT nor offered to promotion: the read-skew detector saw uniform reads. */
+  final LongAdder untrackedReads = new LongAdder();
+  /** The read-skew detector's last decision (true before its first window closes) and statistic. */
+  volatile boolean readsSkewed = true;
+  volatile double readConcentration = Double.NaN;
+  final LongAdder readSkewWindows = new LongAdder();
   final LongAdder recordsDemoted = new LongAdder();
   final LongAdder bytesDemoted = new LongAdder();
   final LongAdder recordsRetained = new LongAdder();
