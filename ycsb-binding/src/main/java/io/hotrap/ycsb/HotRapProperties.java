@@ -53,6 +53,7 @@ import site.ycsb.DBException;
  *   <tr><td>hotrap.write.hot.share</td><td>writeHotShare</td><td>fraction of the budget</td></tr>
  *   <tr><td>hotrap.write.skew.threshold</td><td>writeSkewThreshold</td><td>decimal</td></tr>
  *   <tr><td>hotrap.hot.block.cache.share</td><td>hotBlockCacheShare</td><td>fraction</td></tr>
+ *   <tr><td>hotrap.read.skew.detection</td><td>readSkewDetection</td><td>true|false</td></tr>
  * </table>
  *
  * <p>Bytes are a non-negative integer with an optional binary suffix {@code K}, {@code M} or
@@ -148,6 +149,8 @@ final class HotRapProperties {
         (b, p, v) -> b.writeHotShare(parseDouble(p, v)));
     passThrough("hotrap.write.skew.threshold", "writeSkewThreshold",
         (b, p, v) -> b.writeSkewThreshold(parseDouble(p, v)));
+    passThrough("hotrap.read.skew.detection", "readSkewDetection",
+        (b, p, v) -> b.readSkewDetection(parseBoolean(p, v)));
     passThrough("hotrap.hot.block.cache.share", "hotBlockCacheShare",
         (b, p, v) -> b.hotBlockCacheShare(parseDouble(p, v)));
   }

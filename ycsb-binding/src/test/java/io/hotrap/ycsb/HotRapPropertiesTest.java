@@ -93,6 +93,7 @@ class HotRapPropertiesTest {
     p.setProperty("hotrap.write.hot.share", "0.2");
     p.setProperty("hotrap.write.skew.threshold", "2.5");
     p.setProperty("hotrap.hot.block.cache.share", "0.8");
+    p.setProperty("hotrap.read.skew.detection", "false");
     // The native path can only be asked for where its hooks load (Linux x86-64 with gcc).
     p.setProperty("hotrap.native.migration", Boolean.toString(NativeHooks.available()));
     HotRapOptions o = HotRapProperties.toOptions(p);
@@ -107,6 +108,7 @@ class HotRapPropertiesTest {
     assertEquals(3, o.backgroundJobs());
     assertEquals(128 << 10, o.writeBufferBytes());
     assertEquals(256 << 10, o.fastTargetFileBytes());
+    assertFalse(o.readSkewDetection());
     assertEquals(1 << 20, o.slowTargetFileBytes());
     assertEquals(0.7, o.highWatermark());
     assertEquals(0.5, o.lowWatermark());
@@ -132,7 +134,7 @@ class HotRapPropertiesTest {
       assertTrue(name.startsWith("hotrap."), name);
       n++;
     }
-    assertEquals(30, n);
+    assertEquals(31, n);
   }
 
   @ParameterizedTest
