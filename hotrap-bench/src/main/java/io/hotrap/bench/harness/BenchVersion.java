@@ -36,6 +36,27 @@ public final class BenchVersion implements CommandLine.IVersionProvider {
     return v != null ? v : UNKNOWN;
   }
 
+  /**
+   * The commit the jar was built from, as {@code git describe --always --dirty --abbrev=12} gave it
+   * at build time ({@code -dirty}: the tree had changes not committed); {@code unknown} where git
+   * was missing or the build was not in a git work tree.
+   */
+  public static String commit() {
+    try (InputStream in = BenchVersion.class.getResourceAsStream("/io/hotrap/bench/build.properties")) {
+      if (in != null) {
+        Properties p = new Properties();
+        p.load(in);
+        String c = p.getProperty("commit");
+        if (c != null && !c.isBlank()) {
+          return c.strip();
+        }
+      }
+    } catch (IOException e) {
+      // unreadable: unknown
+    }
+    return "unknown";
+  }
+
   @Override
   public String[] getVersion() {
     return new String[] {line()};

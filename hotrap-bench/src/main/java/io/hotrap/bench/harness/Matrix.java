@@ -228,7 +228,9 @@ public final class Matrix {
         c.raltBytes(), Double.NaN, 0, c.hotSetLimitBytes(), -1);
     return new RunResult(family, "load", r.recordBytes(), profile.name(), slowDisk, List.of(end),
         opsPerSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
-        seconds, 0, Double.NaN, SlowDiskReads.UNMEASURED);
+        seconds, 0, Double.NaN, SlowDiskReads.UNMEASURED)
+        .stamped(BenchVersion.commit(),
+            java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
   }
 
   /** Rebuilds the summary, Markdown report and plots from every run CSV under the output. */

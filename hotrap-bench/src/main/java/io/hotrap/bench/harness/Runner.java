@@ -128,7 +128,9 @@ public final class Runner {
         info.slowDisk(), samples, throughput, hitRate, latency.totalPercentileMicros(50),
         latency.totalPercentileMicros(99), info.oracleHitRate(), replay.belady(), replay.lru(),
         sampler.peakRss, info.loadSeconds(), runSeconds,
-        BlockCacheProbe.hitRate(blockHits, blockMisses), slowReads, flash);
+        BlockCacheProbe.hitRate(blockHits, blockMisses), slowReads, flash)
+        .stamped(BenchVersion.commit(),
+            java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
   }
 
   /** The slow disk's cumulative reads now, or {@link SlowDiskReads#UNKNOWN} where not counted. */

@@ -53,7 +53,8 @@ import java.util.Map;
  * </pre>
  *
  * <p>The comment lines come first, each {@code # key: value}; their order does not matter to the
- * reader, which ignores keys it does not know and reads a missing {@code block_cache_hit_rate},
+ * reader, which ignores keys it does not know, reads a missing {@code commit} or {@code timestamp}
+ * as empty, and reads a missing {@code block_cache_hit_rate},
  * {@code belady_hit_rate} or {@code lru_hit_rate} (files written before they were measured) as
  * NaN, and a missing {@code slow_disk_reads} or {@code slow_tier_gets} as unknown
  * ({@link SlowDiskReads}), so that its reads per slow get are NaN. The reads per slow get are
@@ -183,7 +184,9 @@ public final class RunCsv {
             f.doubleValue("flash_lookup_hit_ratio"), f.doubleValue("flash_overall_hit_ratio"),
             f.longValue("flash_bytes_written"), f.doubleValue("flash_deleted_file_insert_share"),
             f.doubleValue("flash_deleted_file_offer_share"), f.longValue("flash_bypassed_lookups"))
-            : null);
+            : null,
+        comments.getOrDefault("commit", ""),
+        comments.getOrDefault("timestamp", ""));
   }
 
   /** {@code p50GetMicros} to {@code p50_get_micros}. */
@@ -208,6 +211,8 @@ public final class RunCsv {
     c.put("record_bytes", Integer.toString(r.recordBytes()));
     c.put("profile", r.profile());
     c.put("slow_disk", r.slowDisk());
+    c.put("commit", r.commit());
+    c.put("timestamp", r.timestamp());
     c.put("throughput", Double.toString(r.throughput()));
     c.put("fast_hit_rate", Double.toString(r.fastHitRate()));
     c.put("p50_get_us", Double.toString(r.p50GetMicros()));

@@ -32,6 +32,9 @@ import java.util.Objects;
  * @param slowDiskReads the slow disk's read I/Os and the gets that read the slow tier over the
  *     run phase, {@link SlowDiskReads#UNMEASURED} where they were not counted; never null
  * @param flash what the system's flash cache did, or null for a system without one
+ * @param commit the commit of the code that made the run ({@code BenchVersion.commit}), empty
+ *     where not recorded (files written before it was)
+ * @param timestamp when the run phase ended, ISO-8601 UTC to the second, empty where not recorded
  */
 public record RunResult(
     String system,
@@ -52,11 +55,34 @@ public record RunResult(
     double runSeconds,
     double blockCacheHitRate,
     SlowDiskReads slowDiskReads,
-    FlashResult flash) {
+    FlashResult flash,
+    String commit,
+    String timestamp) {
 
   public RunResult {
     samples = List.copyOf(samples);
     Objects.requireNonNull(slowDiskReads, "slowDiskReads");
+    Objects.requireNonNull(commit, "commit");
+    Objects.requireNonNull(timestamp, "timestamp");
+  }
+
+  /** A result without the commit and time it was made (tests, older files). */
+  public RunResult(String system, String workload, int recordBytes, String profile, String slowDisk,
+      List<Sample> samples, double throughput, double fastHitRate, double p50GetMicros,
+      double p99GetMicros, double oracleHitRate, double beladyHitRate, double lruHitRate,
+      long peakRssBytes, double loadSeconds, double runSeconds, double blockCacheHitRate,
+      SlowDiskReads slowDiskReads, FlashResult flash) {
+    this(system, workload, recordBytes, profile, slowDisk, samples, throughput, fastHitRate,
+        p50GetMicros, p99GetMicros, oracleHitRate, beladyHitRate, lruHitRate, peakRssBytes,
+        loadSeconds, runSeconds, blockCacheHitRate, slowDiskReads, flash, "", "");
+  }
+
+  /** This result, stamped with the commit of the code that made it and the time it ended. */
+  public RunResult stamped(String commit, String timestamp) {
+    return new RunResult(system, workload, recordBytes, profile, slowDisk, samples, throughput,
+        fastHitRate, p50GetMicros, p99GetMicros, oracleHitRate, beladyHitRate, lruHitRate,
+        peakRssBytes, loadSeconds, runSeconds, blockCacheHitRate, slowDiskReads, flash, commit,
+        timestamp);
   }
 
   /** A result of a system without a flash cache. */
@@ -67,7 +93,7 @@ public record RunResult(
       SlowDiskReads slowDiskReads) {
     this(system, workload, recordBytes, profile, slowDisk, samples, throughput, fastHitRate,
         p50GetMicros, p99GetMicros, oracleHitRate, beladyHitRate, lruHitRate, peakRssBytes,
-        loadSeconds, runSeconds, blockCacheHitRate, slowDiskReads, null);
+        loadSeconds, runSeconds, blockCacheHitRate, slowDiskReads, null, "", "");
   }
 
   /** The last sample, or null when the run phase produced none. */

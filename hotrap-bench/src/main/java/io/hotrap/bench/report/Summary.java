@@ -30,7 +30,9 @@ import java.util.function.ToLongFunction;
  * thread's share of the process's CPU time) and {@code ralt_io_share} (RALT's bytes over the
  * process's storage I/O bytes over the run phase, an upper bound: {@link #raltIoShare}), for systems with a flash cache {@code flash_lookup_hit_ratio},
  * {@code overall_hit_ratio}, {@code flash_bytes_written} and {@code deleted_file_insert_share}
- * ({@link FlashResult}; empty for the others), {@code peak_rss_bytes}, {@code profile} and {@code slow_disk}. A value
+ * ({@link FlashResult}; empty for the others), {@code peak_rss_bytes}, {@code profile},
+ * {@code slow_disk}, {@code commit} (of the code that made the run, {@code -dirty} when built from
+ * a tree with changes not committed) and {@code timestamp} (when its run phase ended, UTC). A value
  * that is not a number, or a counter of a run without samples, is left empty. Columns the file
  * holds beyond these are kept, and left empty in new rows.
  *
@@ -69,7 +71,9 @@ public final class Summary {
       "deleted_file_insert_share",
       "peak_rss_bytes",
       "profile",
-      "slow_disk");
+      "slow_disk",
+      "commit",
+      "timestamp");
 
   /** Workload, then record size as a number, then the fixed system order. */
   static final Comparator<Map<String, String>> ROW_ORDER =
@@ -169,6 +173,8 @@ public final class Summary {
     row.put("peak_rss_bytes", Long.toString(r.peakRssBytes()));
     row.put("profile", r.profile());
     row.put("slow_disk", r.slowDisk());
+    row.put("commit", r.commit());
+    row.put("timestamp", r.timestamp());
     return row;
   }
 

@@ -140,6 +140,28 @@ class RunCsvTest {
   }
 
   @Test
+  void theCommitAndTimestampGoThroughTheFileAndIntoTheSummaryAndOlderFilesReadThemAsEmpty()
+      throws IOException {
+    Path file = dir.resolve("run.csv");
+    RunResult run = Runs.run("hotrap", "ro-hotspot5", 1024, 500.0)
+        .stamped("0123456789ab-dirty", "2026-11-26T06:50:00Z");
+    RunCsv.write(run, file);
+    String text = Files.readString(file);
+    assertTrue(text.contains("# commit: 0123456789ab-dirty\n# timestamp: 2026-11-26T06:50:00Z\n"), text);
+    RunResult read = RunCsv.read(file);
+    assertEquals("0123456789ab-dirty", read.commit());
+    assertEquals("2026-11-26T06:50:00Z", read.timestamp());
+    assertEquals("0123456789ab-dirty", Summary.row(read).get("commit"));
+    assertEquals("2026-11-26T06:50:00Z", Summary.row(read).get("timestamp"));
+
+    Files.writeString(file, text.replace("# commit: 0123456789ab-dirty\n# timestamp: 2026-11-26T06:50:00Z\n", ""));
+    read = RunCsv.read(file);
+    assertEquals("", read.commit());
+    assertEquals("", Summary.row(read).get("timestamp"));
+    assertEquals(run.throughput(), read.throughput());
+  }
+
+  @Test
   void aFileWrittenBeforeTheIoColumnReadsItAsMinusOne() throws IOException {
     Path file = dir.resolve("run.csv");
     RunResult run = Runs.run("hotrap", "ro-hotspot5", 1024, 500.0);

@@ -53,6 +53,8 @@ class SummaryTest {
     assertEquals("2048", row.get("peak_rss_bytes"));
     assertEquals("quick", row.get("profile"));
     assertEquals("unthrottled", row.get("slow_disk"));
+    assertEquals("", row.get("commit"), "a result made without a commit");
+    assertEquals("", row.get("timestamp"));
   }
 
   @Test
@@ -134,7 +136,7 @@ class SummaryTest {
     Summary.upsert(summary(), List.of(run));
 
     String text = Files.readString(summary());
-    assertTrue(text.contains(",paper,\"" + disk + "\"\n"), text);
+    assertTrue(text.contains(",paper,\"" + disk + "\",,\n"), text);
     assertEquals(disk, Summary.read(summary()).get(0).get("slow_disk"));
   }
 
