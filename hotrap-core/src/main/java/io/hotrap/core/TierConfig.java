@@ -141,9 +141,9 @@ final class TierConfig {
    * again from the slow disk. Measured on ro-hotspot5 at 16 MiB with 16 clients on the throttled
    * disk: 2.05 slow-disk reads per slow-tier get, of which about 1.5 were reads of 512 B–1 KiB
    * (filter and index blocks, traced with {@code perf record -e block:block_bio_queue}); tiered
-   * RocksDB, whose cache holds no hot data blocks, 1.05. What the readers hold is about 0.4% of the
-   * slow tier's bytes (10 Bloom bits per key and one index entry per block), outside the block
-   * cache.
+   * RocksDB, whose cache holds no hot data blocks, 1.05. The readers hold, outside the block cache,
+   * 10 Bloom bits per key, one index entry per block and a few KiB per file (RocksDB's
+   * {@code estimate-table-readers-mem}: 216 KB for 70 files of 64 KiB in SlowTierMetadataTest).
    */
   static ColumnFamilyOptions slow(HotRapOptions o, StoreLayout layout, Cache cache, BloomFilter filter) {
     return tier(o, cache, filter, layout.slowDataDir(), UNLIMITED, o.slowBlockSize(),
