@@ -168,7 +168,8 @@ public final class HotRapDB implements AutoCloseable {
     this.memoryOnlyReads = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
     this.writeOptions = new WriteOptions().setSync(options.syncWrites());
     this.tracker = AccessTracker.open(options.raltOptions());
-    this.readSkew = options.readSkewDetection()
+    // Without the hotness check every slow read is to be promoted, uniform ones too.
+    this.readSkew = options.readSkewDetection() && options.hotnessCheck()
         ? SkewDetector.forReads(this::estimatedKeys, w -> {
           counters.readsSkewed = w.skewed;
           counters.readConcentration = w.variance;

@@ -280,7 +280,9 @@ public final class HotRapOptions {
    * reads hit the same key, against uniform over the store's keys); while a full window of reads
    * shows no skew, gets neither record their accesses in RALT nor offer slow-tier records to the
    * promotion cache, and {@link HotRapStats#untrackedReads()} counts them. Skew that begins is
-   * seen within an eighth of a window (at least 1,024 reads). Off, every get is tracked.
+   * seen within an eighth of a window (at least 1,024 reads). Off, every get is tracked. A store
+   * without the hotness check ({@link #hotnessCheck()} off) promotes every slow read and detects
+   * no skew, whatever this says.
    */
   public boolean readSkewDetection() { return readSkewDetection; }
 

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -166,9 +168,13 @@ class ReadSkewTest {
     }
   }
 
-  @Test
-  void withoutDetectionEveryGetIsTracked() throws Exception {
-    try (HotRapDB db = HotRapDB.open(TestStores.small(dir).readSkewDetection(false).build())) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"detection off", "hotness check off"})
+  void withoutDetectionEveryGetIsTracked(String how) throws Exception {
+    HotRapOptions.Builder options = how.equals("detection off")
+        ? TestStores.small(dir).readSkewDetection(false)
+        : TestStores.small(dir).hotnessCheck(false);
+    try (HotRapDB db = HotRapDB.open(options.build())) {
       for (int i = 0; i < 1_000; i++) {
         db.put(key(i), value(i, 1, 100));
       }
