@@ -20,19 +20,10 @@ public final class BenchVersion implements CommandLine.IVersionProvider {
   }
 
   static String version() {
-    try (InputStream in = BenchVersion.class.getResourceAsStream(POM_PROPERTIES)) {
-      if (in != null) {
-        Properties p = new Properties();
-        p.load(in);
-        String v = p.getProperty("version");
-        if (v != null && !v.isBlank()) {
-          return v.strip();
-        }
-      }
-    } catch (IOException e) {
-      // an unreadable resource in our own jar: fall through to the manifest
+    String v = property(POM_PROPERTIES, "version");
+    if (v == null) {
+      v = BenchVersion.class.getPackage().getImplementationVersion();
     }
-    String v = BenchVersion.class.getPackage().getImplementationVersion();
     return v != null ? v : UNKNOWN;
   }
 
@@ -42,19 +33,25 @@ public final class BenchVersion implements CommandLine.IVersionProvider {
    * was missing or the build was not in a git work tree.
    */
   public static String commit() {
-    try (InputStream in = BenchVersion.class.getResourceAsStream("/io/hotrap/bench/build.properties")) {
+    String c = property("/io/hotrap/bench/build.properties", "commit");
+    return c != null ? c : "unknown";
+  }
+
+  /** A non-blank value of a properties resource of this jar, stripped; null if absent or unreadable. */
+  private static String property(String resource, String key) {
+    try (InputStream in = BenchVersion.class.getResourceAsStream(resource)) {
       if (in != null) {
         Properties p = new Properties();
         p.load(in);
-        String c = p.getProperty("commit");
-        if (c != null && !c.isBlank()) {
-          return c.strip();
+        String v = p.getProperty(key);
+        if (v != null && !v.isBlank()) {
+          return v.strip();
         }
       }
     } catch (IOException e) {
-      // unreadable: unknown
+      // an unreadable resource in our own jar: treated as absent
     }
-    return "unknown";
+    return null;
   }
 
   @Override
