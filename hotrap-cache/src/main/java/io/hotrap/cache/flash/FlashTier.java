@@ -247,10 +247,14 @@ final class FlashTier implements Closeable {
 
   private void reinsertSome(Region victim, List<ItemKey> keys, List<Location> candidates) {
     Integer[] order = new Integer[candidates.size()];
+    // Readers count hits on the live locations while this sorts: sorting by the live counts broke
+    // the comparator's contract now and then (TimSort threw, and the worker died). Sort by a copy.
+    int[] hits = new int[order.length];
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
+      hits[i] = candidates.get(i).hits;
     }
-    Arrays.sort(order, (a, b) -> Integer.compare(candidates.get(b).hits, candidates.get(a).hits));
+    Arrays.sort(order, (a, b) -> Integer.compare(hits[b], hits[a]));
     long allowance = reinsertion.allowance(counters.flashBytesAdmitted.sum());
     byte[] image = allowance > 0 ? store.readRegion(victim) : null;
     for (int i : order) {
