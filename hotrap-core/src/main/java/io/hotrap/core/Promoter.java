@@ -274,7 +274,7 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     // its records back as a user write would be, or it could fill the fast tier past its budget
     // faster than migration empties it: with every slow read promoted (no hotness check) on a slow
     // disk whose read IOPS the gets used up, 128 MB went in and 59 MB out in 80 s at a 16 MiB budget.
-    boolean full = counters.fastSstBytes >= options.writeStallBytes() + counters.snapshotPinnedBytes;
+    boolean full = WriteThrottle.full(counters, options.writeStallBytes());
     if (full) {
       counters.promotionsHeldFull.increment();
     }

@@ -69,6 +69,14 @@ final class WriteThrottle {
   }
 
   private boolean full() {
+    return full(counters, stallBytes);
+  }
+
+  /**
+   * Whether the fast tier is at the threshold where user writes wait: {@code stallBytes} raised by
+   * what open snapshots pin. Promotion holds back at the same point ({@code Promoter}).
+   */
+  static boolean full(StoreCounters counters, long stallBytes) {
     return counters.fastSstBytes >= stallBytes + counters.snapshotPinnedBytes;
   }
 

@@ -37,6 +37,11 @@ public final class BenchVersion implements CommandLine.IVersionProvider {
     return c != null ? c : "unknown";
   }
 
+  /** The time a result is stamped with: now, ISO-8601 UTC to the second. */
+  static String now() {
+    return java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+  }
+
   /** A non-blank value of a properties resource of this jar, stripped; null if absent or unreadable. */
   private static String property(String resource, String key) {
     try (InputStream in = BenchVersion.class.getResourceAsStream(resource)) {

@@ -229,8 +229,7 @@ public final class Matrix {
     return new RunResult(family, "load", r.recordBytes(), profile.name(), slowDisk, List.of(end),
         opsPerSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
         seconds, 0, Double.NaN, SlowDiskReads.UNMEASURED)
-        .stamped(BenchVersion.commit(),
-            java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+        .stamped(BenchVersion.commit(), BenchVersion.now());
   }
 
   /** Rebuilds the summary, Markdown report and plots from every run CSV under the output. */

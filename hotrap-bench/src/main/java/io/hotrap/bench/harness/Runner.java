@@ -129,8 +129,7 @@ public final class Runner {
         latency.totalPercentileMicros(99), info.oracleHitRate(), replay.belady(), replay.lru(),
         sampler.peakRss, info.loadSeconds(), runSeconds,
         BlockCacheProbe.hitRate(blockHits, blockMisses), slowReads, flash)
-        .stamped(BenchVersion.commit(),
-            java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+        .stamped(BenchVersion.commit(), BenchVersion.now());
   }
 
   /** The slow disk's cumulative reads now, or {@link SlowDiskReads#UNKNOWN} where not counted. */
