@@ -36,7 +36,6 @@ public final class HotRapStats {
   private final long promotionsSkippedInFast;
   private final long promotionCandidatesReturned;
   private final long promotionsDroppedUnread;
-  private final long promotionsHeldFull;
   private final long promotionReadsNotAdmitted;
   private final long promotionInsertsShed;
   private final long migrationNanos;
@@ -154,7 +153,6 @@ public final class HotRapStats {
     promotionsSkippedInFast = c.promotionsSkippedInFast.sum();
     promotionCandidatesReturned = c.promotionCandidatesReturned.sum();
     promotionsDroppedUnread = c.promotionsDroppedUnread.sum();
-    promotionsHeldFull = c.promotionsHeldFull.sum();
     promotionReadsNotAdmitted = c.promotionReadsNotAdmitted.sum();
     promotionInsertsShed = c.promotionInsertsShed.sum();
     migrationNanos = c.migrationNanos.sum();
@@ -282,13 +280,6 @@ public final class HotRapStats {
    * company and no get read them from the cache while they waited.
    */
   public long promotionsDroppedUnread() { return promotionsDroppedUnread; }
-
-  /**
-   * Promotion checks that promoted nothing because the fast tier was at the threshold where user
-   * writes wait ({@link HotRapOptions#writeStallBytes()}): they keep up to half a table, as when
-   * writers wait, so promotion cannot push the tier past its budget faster than migration empties it.
-   */
-  public long promotionsHeldFull() { return promotionsHeldFull; }
 
   /**
    * Slow-tier hits not cached because their key had not been read from the slow tier lately: a
@@ -436,7 +427,6 @@ public final class HotRapStats {
         + ", promotionsSkippedInFast=" + promotionsSkippedInFast
         + ", promotionCandidatesReturned=" + promotionCandidatesReturned
         + ", promotionsDroppedUnread=" + promotionsDroppedUnread
-        + ", promotionsHeldFull=" + promotionsHeldFull
         + ", promotionReadsNotAdmitted=" + promotionReadsNotAdmitted
         + ", promotionInsertsShed=" + promotionInsertsShed
         + ", promotionCacheBytes=" + promotionCacheBytes

@@ -270,15 +270,7 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
    * the decision out.
    */
   private void check(ImmutablePromotionCache imm, double admittedShare) throws Exception {
-    // No room: writers wait, or the tier is where they would (WriteThrottle). Promotion then holds
-    // its records back as a user write would be, or it could fill the fast tier past its budget
-    // faster than migration empties it: with every slow read promoted (no hotness check) on a slow
-    // disk whose read IOPS the gets used up, 128 MB went in and 59 MB out in 80 s at a 16 MiB budget.
-    boolean full = WriteThrottle.full(counters, options.writeStallBytes());
-    if (full) {
-      counters.promotionsHeldFull.increment();
-    }
-    boolean writersWaiting = full || counters.writersStalled.get() > 0;
+    boolean writersWaiting = counters.writersStalled.get() > 0;
     PromotionPolicy.Context context;
     if (options.hotnessCheck()) {
       // RALT answers from its files; accesses still in its buffer are invisible, to this check and

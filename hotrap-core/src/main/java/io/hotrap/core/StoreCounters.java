@@ -43,8 +43,6 @@ final class StoreCounters {
   final LongAdder promotionsSkippedInFast = new LongAdder();
   final LongAdder promotionCandidatesReturned = new LongAdder();
   final LongAdder promotionsDroppedUnread = new LongAdder();
-  /** Promotion checks that held their records back because the fast tier was at its stall threshold. */
-  final LongAdder promotionsHeldFull = new LongAdder();
   final LongAdder promotionReadsNotAdmitted = new LongAdder();
   /** Slow-tier hits not cached because checks fell behind and the cache was at its bound. */
   final LongAdder promotionInsertsShed = new LongAdder();

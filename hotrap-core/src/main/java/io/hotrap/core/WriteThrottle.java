@@ -74,7 +74,7 @@ final class WriteThrottle {
 
   /**
    * Whether the fast tier is at the threshold where user writes wait: {@code stallBytes} raised by
-   * what open snapshots pin. Promotion holds back at the same point ({@code Promoter}).
+   * what open snapshots pin.
    */
   static boolean full(StoreCounters counters, long stallBytes) {
     return counters.fastSstBytes >= stallBytes + counters.snapshotPinnedBytes;
