@@ -209,6 +209,9 @@ public final class HotRapDB implements AutoCloseable {
       this.scheduler = new MigrationScheduler(migrator, counters, options);
       this.memoryMover = m != null ? new MemoryMover(m, counters, options) : null;
       this.requestMigration = scheduler::requestCheck;
+      if (promoter != null) {
+        promoter.setAwaitRoom(() -> throttle.awaitRoomForPromotion(requestMigration));
+      }
       constructed = true;
     } finally {
       if (!constructed) {

@@ -44,6 +44,9 @@ public final class HotRapStats {
   private final long writeStalls;
   private final long writeStallNanos;
   private final long writeStallTimeouts;
+  private final long promotionWaitsForRoom;
+  private final long promotionWaitNanos;
+  private final long promotionWaitTimeouts;
   private final boolean raltAvailable;
   private final RaltStats raltStats;
   private final long fastBytesWritten;
@@ -161,6 +164,9 @@ public final class HotRapStats {
     writeStalls = c.writeStalls.sum();
     writeStallNanos = c.writeStallNanos.sum();
     writeStallTimeouts = c.writeStallTimeouts.sum();
+    promotionWaitsForRoom = c.promotionWaitsForRoom.sum();
+    promotionWaitNanos = c.promotionWaitNanos.sum();
+    promotionWaitTimeouts = c.promotionWaitTimeouts.sum();
     this.raltAvailable = raltAvailable;
     this.raltStats = raltStats;
   }
@@ -313,6 +319,19 @@ public final class HotRapStats {
   public long writeStallTimeouts() { return writeStallTimeouts; }
 
   /**
+   * Promotion checks that waited, before writing, while the fast tier was at the threshold where
+   * user writes wait ({@link HotRapOptions#writeStallBytes()}): promotion may not fill the tier past
+   * its budget faster than migration empties it. The records wait with the check; none is dropped.
+   */
+  public long promotionWaitsForRoom() { return promotionWaitsForRoom; }
+
+  /** Total wait of {@link #promotionWaitsForRoom()}, nanoseconds. */
+  public long promotionWaitNanos() { return promotionWaitNanos; }
+
+  /** Promotion checks that stopped waiting after {@link HotRapOptions#maxWriteStall()} and wrote anyway. */
+  public long promotionWaitTimeouts() { return promotionWaitTimeouts; }
+
+  /**
    * Rankings of the fast tier's files by the migration picker, one per migration round (HotRAP
    * §3.5); a round then migrates several of the files it ranked.
    */
@@ -436,7 +455,10 @@ public final class HotRapStats {
         + ", migrationPickPeakBytes=" + migrationPickPeakBytes
         + ", migrationFailures=" + migrationFailures + ", retentionOverrides=" + retentionOverrides
         + ", writeStalls=" + writeStalls + ", writeStallMillis=" + writeStallNanos / 1_000_000
-        + ", writeStallTimeouts=" + writeStallTimeouts + ", raltAvailable=" + raltAvailable
+        + ", writeStallTimeouts=" + writeStallTimeouts
+        + ", promotionWaitsForRoom=" + promotionWaitsForRoom
+        + ", promotionWaitMillis=" + promotionWaitNanos / 1_000_000
+        + ", promotionWaitTimeouts=" + promotionWaitTimeouts + ", raltAvailable=" + raltAvailable
         + (writeHotSeparation ? ", writeSkewed=" + writeSkewed + ", writeSkewVariance=" + writeSkewVariance
             + ", writeHotWrites=" + writeHotWrites + ", writeHotEvictions=" + writeHotEvictions
             + ", writeHotMembers=" + writeHotMembers + ", hotSstBytes=" + hotSstBytes

@@ -42,6 +42,12 @@ import org.rocksdb.WriteOptions;
  * tier holds at commit time is dropped too. Promotion writes only to the fast tier; the copy left
  * in the slow tier is harmless (I1).
  *
+ * <p><b>Room.</b> A check that promotes waits first while the fast tier is at the threshold where
+ * user writes wait ({@link WriteThrottle#awaitRoomForPromotion}), on the checker thread and outside
+ * the gate, so migration can make the room; the table's records stay readable meanwhile and queue
+ * behind it as below. Promotion by compaction never waits: it runs inside a migration step, which
+ * is what makes room.
+ *
  * <p><b>One table checked at a time.</b> A full mutable table is frozen only when no check is in
  * progress; while one is (it may wait for RALT to write its buffer, hundreds of milliseconds), the
  * mutable table grows past its target, up to {@value #MAX_BACKLOG_TARGETS} targets, and the check
@@ -114,6 +120,12 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
    * never drops a promoted copy. Set once, before the first promotion.
    */
   private volatile Consumer<byte[]> beforeFastWrite = key -> { };
+  /**
+   * Runs before a check writes what it promotes: waits while the fast tier is at the threshold
+   * where user writes wait ({@link WriteThrottle#awaitRoomForPromotion}). Set once, before the
+   * first promotion.
+   */
+  private volatile Runnable awaitRoom = () -> { };
 
   Promoter(RocksDB db, ColumnFamilyHandle fast, HotRapOptions options, CommitGate gate,
       AccessTracker tracker, StoreCounters counters, PromotionHooks hooks) {
@@ -301,6 +313,11 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
         cache.putBack(imm, decision.records());
         break;
       case PROMOTE:
+        // Only a check that writes waits for room; while it waits, gets still find its records here.
+        awaitRoom.run();
+        if (stopping) {
+          return;
+        }
         hooks.beforeFlushCommit(imm);
         counters.bytesPromotedByFlush.add(commit(decision.records(), imm::isUpdated));
         break;
@@ -349,6 +366,11 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     }
     cache.removeIfUnchanged(taken);
     return promoted;
+  }
+
+  /** See {@link #awaitRoom}. */
+  void setAwaitRoom(Runnable action) {
+    this.awaitRoom = java.util.Objects.requireNonNull(action);
   }
 
   /** See {@link #beforeFastWrite}. */

@@ -34,6 +34,10 @@ final class StoreCounters {
   final LongAdder writeStalls = new LongAdder();
   final LongAdder writeStallNanos = new LongAdder();
   final LongAdder writeStallTimeouts = new LongAdder();
+  /** Promotion checks that waited for room before writing ({@link WriteThrottle#awaitRoomForPromotion}). */
+  final LongAdder promotionWaitsForRoom = new LongAdder();
+  final LongAdder promotionWaitNanos = new LongAdder();
+  final LongAdder promotionWaitTimeouts = new LongAdder();
   final LongAdder migrationFailures = new LongAdder();
   final LongAdder bytesPromotedByFlush = new LongAdder();
   final LongAdder bytesPromotedByCompaction = new LongAdder();
