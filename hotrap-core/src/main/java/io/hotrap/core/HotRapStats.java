@@ -27,6 +27,8 @@ public final class HotRapStats {
   private final long demotionTombstones;
   private final long recordsDemotedNatively;
   private final long recordsDemotedByIngestion;
+  private final long demotionIngestions;
+  private final long demotionIngestionNanos;
   private final long migrations;
   private final long bytesPromotedByFlush;
   private final long bytesPromotedByCompaction;
@@ -147,6 +149,8 @@ public final class HotRapStats {
     demotionTombstones = c.demotionTombstones.sum();
     recordsDemotedNatively = c.recordsDemotedNatively.sum();
     recordsDemotedByIngestion = c.recordsDemotedByIngestion.sum();
+    demotionIngestions = c.demotionIngestions.sum();
+    demotionIngestionNanos = c.demotionIngestionNanos.sum();
     migrations = c.migrations.sum();
     bytesPromotedByFlush = c.bytesPromotedByFlush.sum();
     bytesPromotedByCompaction = c.bytesPromotedByCompaction.sum();
@@ -256,6 +260,16 @@ public final class HotRapStats {
    * #recordsDemoted()} went in write batches (a commit whose keys users kept writing).
    */
   public long recordsDemotedByIngestion() { return recordsDemotedByIngestion; }
+
+  /**
+   * Files of demoted records ingested into the slow tier. Migration fills each to the slow tier's
+   * file size ({@link HotRapOptions#migrationBatchBytes()}) across the files of a round, where a
+   * round has that much to demote.
+   */
+  public long demotionIngestions() { return demotionIngestions; }
+
+  /** Time spent in those ingestions, nanoseconds; user writes wait for the gate meanwhile. */
+  public long demotionIngestionNanos() { return demotionIngestionNanos; }
 
   /** Key plus value bytes written into the fast tier by promotion by flush (DESIGN.md §9). */
   public long bytesPromotedByFlush() { return bytesPromotedByFlush; }
@@ -438,6 +452,8 @@ public final class HotRapStats {
         + ", bytesRetained=" + bytesRetained + ", demotionsDroppedAsUpdated=" + demotionsDroppedAsUpdated
         + ", demotionTombstones=" + demotionTombstones + ", recordsDemotedNatively=" + recordsDemotedNatively
         + ", recordsDemotedByIngestion=" + recordsDemotedByIngestion
+        + ", demotionIngestions=" + demotionIngestions
+        + ", demotionIngestionMillis=" + demotionIngestionNanos / 1_000_000
         + ", fastBytesWritten=" + fastBytesWritten + ", slowBytesWritten=" + slowBytesWritten
         + ", bytesPromotedByFlush=" + bytesPromotedByFlush
         + ", bytesPromotedByCompaction=" + bytesPromotedByCompaction

@@ -28,6 +28,9 @@ final class StoreCounters {
   final LongAdder recordsDemotedNatively = new LongAdder();
   /** Demoted records that reached the slow tier in an ingested file rather than a write batch. */
   final LongAdder recordsDemotedByIngestion = new LongAdder();
+  /** Files of demoted records ingested into the slow tier, and the time spent ingesting them. */
+  final LongAdder demotionIngestions = new LongAdder();
+  final LongAdder demotionIngestionNanos = new LongAdder();
   final LongAdder migrations = new LongAdder();
   final LongAdder migrationNanos = new LongAdder();
   final LongAdder retentionOverrides = new LongAdder();

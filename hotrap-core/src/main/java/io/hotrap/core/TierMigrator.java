@@ -57,8 +57,9 @@ import org.rocksdb.WriteOptions;
  *       ignore hotness (the budget holds even when everything is hot), unless it left out files
  *       being compacted: then the check ends, as the cold records may be in those files
  *       ({@link #afterRound}).
- *   <li>Demotions are committed in chunks of {@link HotRapOptions#migrationBatchBytes()}, without
- *       the keys a user wrote since the step registered: each chunk is written as a file, ingested
+ *   <li>Demotions are committed in chunks of {@link HotRapOptions#migrationBatchBytes()}, gathered
+ *       across the round's steps ({@link Group}), without the keys a user wrote since their step
+ *       registered: each chunk is written as a file, ingested
  *       into the slow tier and tombstoned in the fast tier in one exclusive hold of the gate, or,
  *       failing that, committed as one atomic batch that does both ({@link #commit}). A crash
  *       leaves every record in the slow tier, the fast tier or both with the same version, so no
@@ -68,11 +69,11 @@ import org.rocksdb.WriteOptions;
  *   <li>The fast tier is flushed and the round's key range compacted, which drops the demoted
  *       versions and rewrites the retained ones in place.
  * </ol>
- * On the native path ({@link NativeDemotion}) step 4 only copies into the slow tier; at the end of
- * the step the WAL is synced, the copies no user overwrote meanwhile are registered with the
- * native filter in one exclusive hold of the gate (or tombstoned, while a user snapshot is open),
- * the file is compacted alone into its own level, where the filter drops them, and the pairs are
- * released. Step 6 runs for every round on both paths.
+ * On the native path ({@link NativeDemotion}) step 4 only copies into the slow tier; once the
+ * steps' records are committed the WAL is synced, the copies no user overwrote meanwhile are
+ * registered with the native filter in one exclusive hold of the gate (or tombstoned, while a user
+ * snapshot is open), the steps' files are compacted alone into their own level, where the filter
+ * drops them, and the pairs are released. Step 6 runs for every round on both paths.
  *
  * <p>Measured on rw-hotspot5 at the standard profile (fast hit rate; tombstone path 0.943–0.947 in
  * the same runs): native steps with per-file compaction alone 0.933–0.934, because a file
@@ -348,35 +349,50 @@ final class TierMigrator implements AutoCloseable {
 
   /**
    * Migrates picked files one after the other until the bytes they are expected to free cover
-   * {@code excess}, so that one range compaction afterwards serves them all.
+   * {@code excess}, so that one range compaction afterwards serves them all. The steps' demotions
+   * are committed together, in files of {@link HotRapOptions#migrationBatchBytes()} (see
+   * {@link Group}).
    */
   private Round migrateRound(long excess, boolean ignoreHotness) throws Exception {
     Round round = new Round();
+    Group group = new Group();
     long planned = 0;
-    for (MigrationPicker.Pick pick : rankCandidates(round)) {
-      if (planned >= excess || stopping || round.files >= MAX_FILES_PER_ROUND) {
-        break;
+    try {
+      for (MigrationPicker.Pick pick : rankCandidates(round)) {
+        if (planned >= excess || stopping || round.files >= MAX_FILES_PER_ROUND) {
+          break;
+        }
+        if (pick.byAge && round.skippedBusy && !ignoreHotness) {
+          // All hot by RALT's estimate: the step would retain its records and the round's
+          // compaction rewrite them, while the cold records may sit in the files left out.
+          continue;
+        }
+        Step step = scan(pick.file, ignoreHotness, group);
+        if (step == null) {
+          continue;
+        }
+        counters.migrations.increment();
+        round.files++;
+        planned += ignoreHotness ? pick.file.size : Math.max(0, pick.file.size - pick.hotSize);
+        if (round.smallest == null || Arrays.compareUnsigned(pick.file.smallest, round.smallest) < 0) {
+          round.smallest = pick.file.smallest;
+        }
+        if (round.largest == null || Arrays.compareUnsigned(pick.file.largest, round.largest) > 0) {
+          round.largest = pick.file.largest;
+        }
+        if (group.bytes >= options.migrationBatchBytes()) {
+          commitGroup(group);
+        }
+        if (group.records.isEmpty()) {
+          finishSteps(group, round);
+        }
       }
-      if (pick.byAge && round.skippedBusy && !ignoreHotness) {
-        // All hot by RALT's estimate: the step would retain its records and the round's
-        // compaction rewrite them, while the cold records may sit in the files left out.
-        continue;
+      if (!stopping) {
+        commitGroup(group);
+        finishSteps(group, round);
       }
-      StepResult r = migrateFile(pick.file, ignoreHotness);
-      if (r == null) {
-        continue;
-      }
-      counters.migrations.increment();
-      round.files++;
-      round.demotedRecords += r.demotedRecords;
-      round.retainedRecords += r.retainedRecords;
-      planned += ignoreHotness ? pick.file.size : Math.max(0, pick.file.size - pick.hotSize);
-      if (round.smallest == null || Arrays.compareUnsigned(pick.file.smallest, round.smallest) < 0) {
-        round.smallest = pick.file.smallest;
-      }
-      if (round.largest == null || Arrays.compareUnsigned(pick.file.largest, round.largest) > 0) {
-        round.largest = pick.file.largest;
-      }
+    } finally {
+      releaseSteps(group.steps);
     }
     return round;
   }
@@ -441,8 +457,13 @@ final class TierMigrator implements AutoCloseable {
         f.size(), f.smallestKey(), f.largestKey(), level);
   }
 
-  /** What one step did. */
-  static final class StepResult {
+  /**
+   * One file's step: its mover registration, held from before its snapshot until its records are
+   * committed, dropped from the fast tier and released ({@link #finishSteps}), and what it did.
+   */
+  static final class Step {
+    final MigrationPicker.FileInfo file;
+    final UpdatedKeys updated;
     long demotedRecords;
     long demotedBytes;
     long retainedRecords;
@@ -454,17 +475,56 @@ final class TierMigrator implements AutoCloseable {
     final LongList copiedHashes = new LongList();
     /** Keys registered with {@link NativeDemotion}: demoted records the step's compaction drops. */
     final List<byte[]> registered = new ArrayList<>();
+
+    Step(MigrationPicker.FileInfo file, UpdatedKeys updated) {
+      this.file = file;
+      this.updated = updated;
+    }
+  }
+
+  /** A record a step chose to demote, waiting for its group's commit. */
+  private static final class Pending {
+    final byte[] key;
+    final byte[] value;
+    final Step step;
+
+    Pending(byte[] key, byte[] value, Step step) {
+      this.key = key;
+      this.value = value;
+      this.step = step;
+    }
   }
 
   /**
-   * Migrates one file; returns null if the file disappeared (a compaction took it) before it
-   * could be opened.
+   * The steps of a round whose records are not yet all committed, and those records. A fast file's
+   * cold records are a fraction of a fast file (1/4 of the slow tier's target size by default), and
+   * each commit is an ingestion: it holds the gate exclusive, syncs a file on the slow disk and the
+   * MANIFEST, and adds a file to the slow tier. One ingestion per file had the migrator spend
+   * about a third of its time in ingestion on rw-hotspot5 (thread samples) while writers waited
+   * for the gate. So records wait here, each with its step, until they fill a file of
+   * {@link HotRapOptions#migrationBatchBytes()} or the round ends; every step stays registered
+   * until then, so a user write of any of its keys is still seen at the commit.
    */
-  StepResult migrateFile(MigrationPicker.FileInfo file, boolean ignoreHotness) throws Exception {
+  private static final class Group {
+    final List<Pending> records = new ArrayList<>();
+    long bytes;
+    /** Registered steps, in the order they were scanned; all but the last are scanned. */
+    final List<Step> steps = new ArrayList<>();
+    int commits;
+  }
+
+  /**
+   * Steps 1–3 for one file: registers the step, takes a snapshot, reads the file in lockstep with
+   * the fast tier and adds its cold records to {@code group}, committing the group whenever it
+   * fills. Returns the step, which stays in {@code group} until it is finished, or null if the file
+   * disappeared (a compaction took it) before it could be opened.
+   */
+  private Step scan(MigrationPicker.FileInfo file, boolean ignoreHotness, Group group) throws Exception {
     UpdatedKeys updated = gate.registerMover(file.smallest, file.largest);
+    Step step = new Step(file, updated);
+    group.steps.add(step);
     Snapshot snapshot = db.getSnapshot();
     HotKeyIterator hot = null;
-    StepResult result = null;
     try (ReadOptions snapshotRead = new ReadOptions().setSnapshot(snapshot).setFillCache(false);
         ReadOptions fileRead = new ReadOptions().setFillCache(false);
         SstFileReader reader = new SstFileReader(readerOptions)) {
@@ -473,15 +533,13 @@ final class TierMigrator implements AutoCloseable {
         reader.open(file.path);
       } catch (RocksDBException e) {
         LOG.fine(() -> "migration candidate " + file + " is gone: " + e.getMessage());
+        group.steps.remove(step);
+        gate.unregisterMover(updated);
         return null;
       }
       if (options.retainHotRecords() && !ignoreHotness) {
         hot = tracker.hotKeys(file.smallest, file.largest);
       }
-      result = new StepResult();
-      List<byte[][]> pending = new ArrayList<>();
-      long pendingBytes = 0;
-      int batchIndex = 0;
       try (SstFileReaderIterator fileIt = reader.newIterator(fileRead);
           RocksIterator fastIt = db.newIterator(fast, snapshotRead)) {
         fileIt.seekToFirst();
@@ -498,14 +556,13 @@ final class TierMigrator implements AutoCloseable {
             byte[] value = fileIt.value();
             if (Arrays.equals(fastIt.value(), value)) {
               if (hot != null && isHot(hot, key)) {
-                result.retainedRecords++;
-                result.retainedBytes += key.length + value.length;
+                step.retainedRecords++;
+                step.retainedBytes += key.length + value.length;
               } else {
-                pending.add(new byte[][] {key, value});
-                pendingBytes += key.length + value.length;
-                if (pendingBytes >= options.migrationBatchBytes()) {
-                  commit(pending, updated, batchIndex++, result);
-                  pendingBytes = 0;
+                group.records.add(new Pending(key, value, step));
+                group.bytes += key.length + value.length;
+                if (group.bytes >= options.migrationBatchBytes()) {
+                  commitGroup(group);
                 }
               }
             }
@@ -515,23 +572,8 @@ final class TierMigrator implements AutoCloseable {
         fileIt.status();
         fastIt.status();
       }
-      if (!pending.isEmpty() && !stopping) {
-        commit(pending, updated, batchIndex, result);
-      }
-      if (!result.copied.isEmpty() && !stopping) {
-        registerCopies(updated, result);
-      }
-      if (!result.registered.isEmpty()) {
-        dropRegistered(file);
-      }
-      counters.recordsRetained.add(result.retainedRecords);
-      counters.bytesRetained.add(result.retainedBytes);
-      promotion.promote(file.smallest, file.largest, updated);
-      return result;
+      return step;
     } finally {
-      if (result != null && !result.registered.isEmpty()) {
-        nativeDemotion.release(result.registered);
-      }
       if (hot != null) {
         try {
           hot.close();
@@ -539,10 +581,10 @@ final class TierMigrator implements AutoCloseable {
           tracker.fail("hotKeys.close", e);
         }
       }
-      gate.unregisterMover(updated);
       db.releaseSnapshot(snapshot);
     }
   }
+
 
   /** Advances {@code hot} to {@code key} and tells whether the key is hot; false after a RALT failure. */
   private boolean isHot(HotKeyIterator hot, byte[] key) {
@@ -565,14 +607,82 @@ final class TierMigrator implements AutoCloseable {
   }
 
   /**
-   * Commits one chunk of a step's demotions (step 4). The records are first written, outside the
-   * gate, into a sorted file for the slow tier; then, with the gate held exclusive, the file is
-   * ingested into the slow tier if no user wrote any of its keys since the step registered, and the
-   * fast tier's tombstones are written right after it (native path: the copies are noted for
+   * Steps 4 (native path) and 5 for every step of {@code group}, whose records are all committed:
+   * registers the copies no user overwrote and compacts the files that hold them, promotes by
+   * compaction over each file's range, then releases the steps.
+   */
+  private void finishSteps(Group group, Round round) throws Exception {
+    List<Step> steps = new ArrayList<>(group.steps);
+    try {
+      if (stopping) {
+        return;
+      }
+      boolean copied = false;
+      for (Step s : steps) {
+        copied |= !s.copied.isEmpty();
+      }
+      if (copied) {
+        registerCopies(steps);
+        dropRegistered(steps);
+      }
+      for (Step s : steps) {
+        counters.recordsRetained.add(s.retainedRecords);
+        counters.bytesRetained.add(s.retainedBytes);
+        round.demotedRecords += s.demotedRecords;
+        round.retainedRecords += s.retainedRecords;
+        promotion.promote(s.file.smallest, s.file.largest, s.updated);
+      }
+    } finally {
+      releaseSteps(steps);
+      group.steps.removeAll(steps);
+    }
+  }
+
+  /** Releases the steps' native registrations and mover registrations; never throws. */
+  private void releaseSteps(List<Step> steps) {
+    for (Step s : steps) {
+      try {
+        if (!s.registered.isEmpty()) {
+          nativeDemotion.release(s.registered);
+          s.registered.clear();
+        }
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "releasing native demotion registrations failed", e);
+      } finally {
+        gate.unregisterMover(s.updated);
+      }
+    }
+  }
+
+  /**
+   * Commits the records {@code group} holds, if any (step 4), and empties it. The records of
+   * several steps are merged in key order: the files of one level do not overlap, and where a
+   * round reaches a level above, a key read by two steps is either the same version (no write came
+   * between the snapshots) or marked updated in the earlier step, whose copy is dropped.
+   */
+  private void commitGroup(Group group) throws Exception {
+    if (group.records.isEmpty() || stopping) {
+      return;
+    }
+    List<Pending> records = new ArrayList<>(group.records);
+    group.records.clear();
+    group.bytes = 0;
+    records.sort((a, b) -> Arrays.compareUnsigned(a.key, b.key));
+    int batchIndex = group.commits++;
+    hooks.beforeCommit(batchIndex);
+    commit(records);
+    hooks.afterCommit(batchIndex);
+  }
+
+  /**
+   * Commits one chunk of demotions (step 4). The records are first written, outside the gate,
+   * into a sorted file for the slow tier; then, with the gate held exclusive, the file is ingested
+   * into the slow tier if no user wrote any of its keys since its step registered, and the fast
+   * tier's tombstones are written right after it (native path: the copies are noted for
    * registration instead). Ingestion puts the file in the MANIFEST (synced) under one new sequence
    * number, so the copy is atomic and durable before the tombstones exist; a crash between the two
    * leaves the same version in both tiers, which I1 makes harmless (I5). The file must not hold
-   * a key written since the step read it: ingested above that write's slow-tier tombstone (a
+   * a key written since its step read it: ingested above that write's slow-tier tombstone (a
    * delete) or above a newer demoted version, the old copy would come back. So a chunk with such
    * keys is written again without them, up to {@link #INGEST_ATTEMPTS} times, and then committed
    * as one atomic batch that puts each record into the slow tier and deletes it from the fast tier,
@@ -583,29 +693,30 @@ final class TierMigrator implements AutoCloseable {
    * level; a file of the slow tier's target size skips all three and lands in the deepest level it
    * does not overlap.
    */
-  private void commit(List<byte[][]> pending, UpdatedKeys updated, int batchIndex, StepResult result)
-      throws Exception {
-    hooks.beforeCommit(batchIndex);
+  private void commit(List<Pending> pending) throws Exception {
     boolean committed = false;
-    List<byte[][]> records = pending;
+    List<Pending> records = pending;
     for (int attempt = 0; attempt < INGEST_ATTEMPTS && !committed && !records.isEmpty(); attempt++) {
       Path file = writeDemotionFile(records);
       if (file == null) {
         break;
       }
       try {
-        List<byte[][]> chunk = records;
+        List<Pending> chunk = records;
         boolean[] ingested = new boolean[1];
         gate.commit(() -> {
-          for (byte[][] kv : chunk) {
-            if (updated.contains(kv[0])) {
+          for (Pending r : chunk) {
+            if (r.step.updated.contains(r.key)) {
               return;
             }
           }
+          long start = System.nanoTime();
           try (IngestExternalFileOptions ingest = new IngestExternalFileOptions().setMoveFiles(true)) {
             db.ingestExternalFile(slow, List.of(file.toString()), ingest);
           }
-          removeFromFast(chunk, result);
+          counters.demotionIngestions.increment();
+          counters.demotionIngestionNanos.add(System.nanoTime() - start);
+          removeFromFast(chunk);
           counters.recordsDemotedByIngestion.add(chunk.size());
           ingested[0] = true;
         });
@@ -615,12 +726,12 @@ final class TierMigrator implements AutoCloseable {
       }
       if (!committed) {
         // Written since: drop those keys (their new versions are newer than the copies) and retry.
-        List<byte[][]> kept = new ArrayList<>(records.size());
-        for (byte[][] kv : records) {
-          if (updated.contains(kv[0])) {
+        List<Pending> kept = new ArrayList<>(records.size());
+        for (Pending r : records) {
+          if (r.step.updated.contains(r.key)) {
             counters.demotionsDroppedAsUpdated.increment();
           } else {
-            kept.add(kv);
+            kept.add(r);
           }
         }
         records = kept;
@@ -628,30 +739,28 @@ final class TierMigrator implements AutoCloseable {
       }
     }
     if (!committed) {
-      commitBatch(records, updated, result);
+      commitBatch(records);
     }
-    pending.clear();
-    hooks.afterCommit(batchIndex);
   }
 
   /**
-   * Writes {@code records} (in key order, as the step read them) into a new file of the slow
-   * tier's format; returns null if it could not (the caller commits a batch instead). A key seen
-   * twice in a row is written once: the file may hold two versions of a key that a snapshot kept,
-   * and both are the newest value.
+   * Writes {@code records} (in key order) into a new file of the slow tier's format; returns null
+   * if it could not (the caller commits a batch instead). A key seen twice in a row is written
+   * once: the file may hold two versions of a key that a snapshot kept, and both are the newest
+   * value.
    */
-  private Path writeDemotionFile(List<byte[][]> records) throws IOException {
+  private Path writeDemotionFile(List<Pending> records) throws IOException {
     Path file = demoteDir.resolve("demote-" + demoteFiles.incrementAndGet() + ".sst");
     boolean success = false;
     try (SstFileWriter writer = new SstFileWriter(envOptions, demoteWriterOptions)) {
       writer.open(file.toString());
       byte[] last = null;
-      for (byte[][] kv : records) {
-        if (last != null && Arrays.equals(last, kv[0])) {
+      for (Pending r : records) {
+        if (last != null && Arrays.equals(last, r.key)) {
           continue;
         }
-        writer.put(kv[0], kv[1]);
-        last = kv[0];
+        writer.put(r.key, r.value);
+        last = r.key;
       }
       writer.finish();
       success = true;
@@ -667,134 +776,153 @@ final class TierMigrator implements AutoCloseable {
   }
 
   /** Inside the gate, after the copies are in the slow tier: the fast tier's side of a commit. */
-  private void removeFromFast(List<byte[][]> records, StepResult result) throws RocksDBException {
-    long bytes = 0;
+  private void removeFromFast(List<Pending> records) throws RocksDBException {
     if (nativeDemotion == null) {
       try (WriteBatch batch = new WriteBatch()) {
-        for (byte[][] kv : records) {
-          batch.delete(fast, kv[0]);
-          bytes += kv[0].length + kv[1].length;
+        for (Pending r : records) {
+          batch.delete(fast, r.key);
         }
         db.write(writeOptions, batch);
       }
     } else {
-      for (byte[][] kv : records) {
-        result.copied.add(kv[0]);
-        result.copiedHashes.add(ValueHash.of(kv[1]));
-        bytes += kv[0].length + kv[1].length;
+      for (Pending r : records) {
+        r.step.copied.add(r.key);
+        r.step.copiedHashes.add(ValueHash.of(r.value));
       }
     }
-    countDemoted(result, records.size(), bytes);
+    for (Pending r : records) {
+      countDemoted(r.step, r.key.length + r.value.length);
+    }
   }
 
-  /** Counts a commit's demoted records, and its tombstones on the tombstone path. */
-  private void countDemoted(StepResult result, long records, long bytes) {
-    long tombstones = nativeDemotion == null ? records : 0;
-    result.demotedRecords += records;
-    result.demotedBytes += bytes;
-    result.tombstones += tombstones;
-    counters.recordsDemoted.add(records);
+  /** Counts one demoted record of {@code step}, and its tombstone on the tombstone path. */
+  private void countDemoted(Step step, long bytes) {
+    long tombstones = nativeDemotion == null ? 1 : 0;
+    step.demotedRecords++;
+    step.demotedBytes += bytes;
+    step.tombstones += tombstones;
+    counters.recordsDemoted.increment();
     counters.bytesDemoted.add(bytes);
     counters.demotionTombstones.add(tombstones);
   }
 
   /** The batch path of {@link #commit}: one atomic batch, without the keys written meanwhile. */
-  private void commitBatch(List<byte[][]> pending, UpdatedKeys updated, StepResult result)
-      throws Exception {
+  private void commitBatch(List<Pending> pending) throws Exception {
     gate.commit(() -> {
-      long records = 0;
-      long bytes = 0;
       long dropped = 0;
+      List<Pending> written = new ArrayList<>(pending.size());
       try (WriteBatch batch = new WriteBatch()) {
-        for (byte[][] kv : pending) {
-          if (updated.contains(kv[0])) {
+        for (Pending r : pending) {
+          if (r.step.updated.contains(r.key)) {
             dropped++;
             continue;
           }
-          batch.put(slow, kv[0], kv[1]);
+          batch.put(slow, r.key, r.value);
           if (nativeDemotion == null) {
-            batch.delete(fast, kv[0]);
-          } else {
-            result.copied.add(kv[0]);
-            result.copiedHashes.add(ValueHash.of(kv[1]));
+            batch.delete(fast, r.key);
           }
-          records++;
-          bytes += kv[0].length + kv[1].length;
+          written.add(r);
         }
-        if (records > 0) {
+        if (!written.isEmpty()) {
           db.write(writeOptions, batch);
         }
       }
-      countDemoted(result, records, bytes);
+      for (Pending r : written) {
+        if (nativeDemotion != null) {
+          r.step.copied.add(r.key);
+          r.step.copiedHashes.add(ValueHash.of(r.value));
+        }
+        countDemoted(r.step, r.key.length + r.value.length);
+      }
       counters.demotionsDroppedAsUpdated.add(dropped);
     });
   }
 
   /**
-   * Native path, after a step's copies are committed: syncs the WAL, so the copies in the slow tier
-   * survive a power loss before any compaction may drop the fast versions (NativeDemotion rule 1);
-   * then, in one exclusive hold of the gate, registers every copied record that no user wrote since
-   * the step began (rule 2), or, if a user snapshot is open by then, tombstones those records
-   * instead (rule 3; a snapshot counted later was taken after the copies). A key written since is
-   * left alone: its new version is already newer than the copy.
+   * Native path, after the steps' copies are committed: syncs the WAL, so the copies in the slow
+   * tier survive a power loss before any compaction may drop the fast versions (NativeDemotion
+   * rule 1); then, in one exclusive hold of the gate, registers every copied record that no user
+   * wrote since its step began (rule 2), or, if a user snapshot is open by then, tombstones those
+   * records instead (rule 3; a snapshot counted later was taken after the copies). A key written
+   * since is left alone: its new version is already newer than the copy.
    */
-  private void registerCopies(UpdatedKeys updated, StepResult result) throws Exception {
+  private void registerCopies(List<Step> steps) throws Exception {
     db.syncWal();
     gate.commit(() -> {
-      List<byte[]> live = new ArrayList<>(result.copied.size());
-      LongList liveHashes = new LongList();
-      for (int i = 0; i < result.copied.size(); i++) {
-        byte[] key = result.copied.get(i);
-        if (!updated.contains(key)) {
-          live.add(key);
-          liveHashes.add(result.copiedHashes.get(i));
-        }
-      }
-      if (live.isEmpty()) {
-        return;
-      }
-      if (snapshotsOpen.getAsBoolean()) {
-        try (WriteBatch batch = new WriteBatch()) {
-          for (byte[] key : live) {
-            batch.delete(fast, key);
+      boolean tombstones = snapshotsOpen.getAsBoolean();
+      try (WriteBatch batch = new WriteBatch()) {
+        for (Step s : steps) {
+          List<byte[]> live = new ArrayList<>(s.copied.size());
+          LongList liveHashes = new LongList();
+          for (int i = 0; i < s.copied.size(); i++) {
+            byte[] key = s.copied.get(i);
+            if (!s.updated.contains(key)) {
+              live.add(key);
+              liveHashes.add(s.copiedHashes.get(i));
+            }
           }
+          if (live.isEmpty()) {
+            continue;
+          }
+          if (tombstones) {
+            for (byte[] key : live) {
+              batch.delete(fast, key);
+            }
+            s.tombstones += live.size();
+            counters.demotionTombstones.add(live.size());
+            continue;
+          }
+          nativeDemotion.arm();
+          for (int i = 0; i < live.size(); i++) {
+            s.registered.add(live.get(i));
+            nativeDemotion.register(live.get(i), liveHashes.get(i));
+          }
+          counters.recordsDemotedNatively.add(live.size());
+        }
+        if (batch.count() > 0) {
           db.write(writeOptions, batch);
         }
-        result.tombstones += live.size();
-        counters.demotionTombstones.add(live.size());
-        return;
       }
-      nativeDemotion.arm();
-      for (int i = 0; i < live.size(); i++) {
-        result.registered.add(live.get(i));
-        nativeDemotion.register(live.get(i), liveHashes.get(i));
-      }
-      counters.recordsDemotedNatively.add(live.size());
     });
-    result.copied.clear();
-    result.copiedHashes.clear();
+    for (Step s : steps) {
+      s.copied.clear();
+      s.copiedHashes.clear();
+    }
   }
 
   /**
-   * Native step 6 for one file: compacts it alone into its own level, where the filter drops the
-   * registered versions and the retained records are rewritten, so the step's pairs are released
-   * right after. If RocksDB will not compact that file alone (another compaction holds it, or took
-   * it), the file's key range is compacted instead.
+   * Native step 6 for the steps' files: compacts each level's files alone into that level, where
+   * the filter drops the registered versions and the retained records are rewritten, so the
+   * steps' pairs are released right after. If RocksDB will not compact those files alone (another
+   * compaction holds one, or took it), each file's key range is compacted instead.
    */
-  private void dropRegistered(MigrationPicker.FileInfo file) throws Exception {
-    hooks.beforeNativeCompaction(file.smallest, file.largest);
-    if (file.level >= 0) {
-      try {
-        db.compactFiles(fileCompactionOptions, fast,
-            List.of(file.path.substring(file.path.lastIndexOf('/'))), file.level, -1, null);
-        return;
-      } catch (RocksDBException e) {
-        LOG.fine(() -> "compacting " + file + " alone failed (" + e.getMessage() + "); compacting its range");
+  private void dropRegistered(List<Step> steps) throws Exception {
+    java.util.TreeMap<Integer, List<MigrationPicker.FileInfo>> byLevel = new java.util.TreeMap<>();
+    for (Step s : steps) {
+      if (!s.registered.isEmpty()) {
+        hooks.beforeNativeCompaction(s.file.smallest, s.file.largest);
+        byLevel.computeIfAbsent(s.file.level, l -> new ArrayList<>()).add(s.file);
       }
     }
-    db.compactRange(fast, file.smallest, file.largest, compactOptions);
+    for (java.util.Map.Entry<Integer, List<MigrationPicker.FileInfo>> e : byLevel.entrySet()) {
+      if (e.getKey() >= 0) {
+        List<String> names = new ArrayList<>(e.getValue().size());
+        for (MigrationPicker.FileInfo f : e.getValue()) {
+          names.add(f.path.substring(f.path.lastIndexOf('/')));
+        }
+        try {
+          db.compactFiles(fileCompactionOptions, fast, names, e.getKey(), -1, null);
+          continue;
+        } catch (RocksDBException ex) {
+          LOG.fine(() -> "compacting " + e.getValue() + " alone failed (" + ex.getMessage()
+              + "); compacting their ranges");
+        }
+      }
+      for (MigrationPicker.FileInfo f : e.getValue()) {
+        db.compactRange(fast, f.smallest, f.largest, compactOptions);
+      }
+    }
   }
-
   /**
    * Makes a running check stop after its current batch and cancels a range compaction it waits
    * for; call before closing RocksDB.

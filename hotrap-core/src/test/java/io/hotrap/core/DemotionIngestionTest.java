@@ -64,6 +64,37 @@ class DemotionIngestionTest {
   }
 
   @Test
+  void aRoundFillsEachIngestedFileFromSeveralFastFiles() throws Exception {
+    // Fast files of 64 KiB against files of 1 MiB for the slow tier: one ingestion per fast file
+    // would add a small file to the slow tier, and hold the gate, for each of them.
+    long batch = 1L << 20;
+    try (HotRapDB db = HotRapDB.open(small(dir, nativeMigration).fastBudgetBytes(256L << 20)
+        .fastTargetFileBytes(64 << 10).migrationBatchBytes(batch).build())) {
+      int n = 20_000;
+      for (int i = 0; i < n; i++) {
+        db.put(key(i), value(i, 1, 100));
+      }
+      db.flush();
+      int rounds = 0;
+      while (rawGet(db, db.fastHandle(), key(n - 1)) != null || rawGet(db, db.fastHandle(), key(0)) != null) {
+        assertTrue(db.migrator().migrateNow(Long.MAX_VALUE, true) > 0, "a round moved nothing");
+        rounds++;
+      }
+      HotRapStats s = db.stats();
+      assertTrue(s.migrations() >= 3 * rounds, "too few fast files per round to show anything: " + s);
+      // Each round's last file may be part-filled.
+      long files = (s.bytesDemoted() + batch - 1) / batch;
+      assertTrue(s.demotionIngestions() <= files + rounds,
+          s.demotionIngestions() + " ingestions for " + s.migrations() + " fast files and " + files
+              + " files' worth of records: " + s);
+      for (int i = 0; i < n; i++) {
+        assertEquals(1, versionOf(db.get(key(i))), "key " + i);
+      }
+      assertNull(rawGet(db, db.fastHandle(), key(0)));
+    }
+  }
+
+  @Test
   void keysWrittenAfterTheReadStayOutOfTheIngestedFile() throws Exception {
     // The first commit of the step runs after the writes below: its file, written from what the
     // step read, holds the old versions of those keys, and must not be ingested as it is.
