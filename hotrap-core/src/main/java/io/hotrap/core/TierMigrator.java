@@ -356,29 +356,22 @@ final class TierMigrator implements AutoCloseable {
   private Round migrateRound(long excess, boolean ignoreHotness) throws Exception {
     Round round = new Round();
     Group group = new Group();
-    long planned = 0;
     try {
-      for (MigrationPicker.Pick pick : rankCandidates(round)) {
-        if (planned >= excess || stopping || round.files >= MAX_FILES_PER_ROUND) {
+      for (MigrationPicker.FileInfo file : select(rankCandidates(round), excess, ignoreHotness, round)) {
+        if (stopping) {
           break;
         }
-        if (pick.byAge && round.skippedBusy && !ignoreHotness) {
-          // All hot by RALT's estimate: the step would retain its records and the round's
-          // compaction rewrite them, while the cold records may sit in the files left out.
-          continue;
-        }
-        Step step = scan(pick.file, ignoreHotness, group);
+        Step step = scan(file, ignoreHotness, group);
         if (step == null) {
           continue;
         }
         counters.migrations.increment();
         round.files++;
-        planned += ignoreHotness ? pick.file.size : Math.max(0, pick.file.size - pick.hotSize);
-        if (round.smallest == null || Arrays.compareUnsigned(pick.file.smallest, round.smallest) < 0) {
-          round.smallest = pick.file.smallest;
+        if (round.smallest == null || Arrays.compareUnsigned(file.smallest, round.smallest) < 0) {
+          round.smallest = file.smallest;
         }
-        if (round.largest == null || Arrays.compareUnsigned(pick.file.largest, round.largest) > 0) {
-          round.largest = pick.file.largest;
+        if (round.largest == null || Arrays.compareUnsigned(file.largest, round.largest) > 0) {
+          round.largest = file.largest;
         }
         if (group.bytes >= options.migrationBatchBytes()) {
           commitGroup(group);
@@ -395,6 +388,33 @@ final class TierMigrator implements AutoCloseable {
       releaseSteps(group.steps);
     }
     return round;
+  }
+
+  /**
+   * The files a round migrates: the best ranked until the bytes they are expected to free cover
+   * {@code excess} (or {@link #MAX_FILES_PER_ROUND}), in key order. The ranking chooses the files;
+   * key order makes the records a group gathers from consecutive files span a narrower part of
+   * the key space, so the file they are ingested as overlaps fewer of the slow tier's files (it is
+   * placed, and compacted, by its range).
+   */
+  private static List<MigrationPicker.FileInfo> select(List<MigrationPicker.Pick> ranked, long excess,
+      boolean ignoreHotness, Round round) {
+    List<MigrationPicker.FileInfo> chosen = new ArrayList<>();
+    long planned = 0;
+    for (MigrationPicker.Pick pick : ranked) {
+      if (planned >= excess || chosen.size() >= MAX_FILES_PER_ROUND) {
+        break;
+      }
+      if (pick.byAge && round.skippedBusy && !ignoreHotness) {
+        // All hot by RALT's estimate: the step would retain its records and the round's
+        // compaction rewrite them, while the cold records may sit in the files left out.
+        continue;
+      }
+      chosen.add(pick.file);
+      planned += ignoreHotness ? pick.file.size : Math.max(0, pick.file.size - pick.hotSize);
+    }
+    chosen.sort((a, b) -> Arrays.compareUnsigned(a.smallest, b.smallest));
+    return chosen;
   }
 
   /**
