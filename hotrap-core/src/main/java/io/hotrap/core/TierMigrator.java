@@ -43,11 +43,12 @@ import org.rocksdb.WriteOptions;
  * periodically. A check refreshes the tier sizes; if the fast tier's live SST bytes exceed the high
  * watermark it migrates file by file until they are under the low watermark.
  *
- * <p><b>One round.</b> Files are migrated one by one (steps 1–5) until the bytes they are expected
- * to free cover the excess over the low watermark; then step 6 runs once for all of them.
+ * <p><b>One round.</b> {@link MigrationPicker}'s ranking chooses files until the bytes they are
+ * expected to free cover the excess over the low watermark; they are migrated one by one in key
+ * order (steps 2–5); then step 6 runs once for all of them.
  * <ol>
- *   <li>{@link MigrationPicker} chooses a file of the fast tier's bottommost level (the next level
- *       up once every bottommost file was taken this round).
+ *   <li>The ranking takes files of the fast tier's bottommost level (the next level up once every
+ *       bottommost file is taken).
  *   <li>The step registers its {@link UpdatedKeys} with the {@link CommitGate}, then takes a
  *       snapshot. It reads the file with {@link SstFileReader} in lockstep with a snapshot iterator
  *       of the fast tier: a record is a candidate only if the file's version is the newest the

@@ -246,6 +246,9 @@ public final class Matrix {
     if (slowDisk == null) {
       slowDisk = all.get(0).slowDisk(); // a report rebuilt later: the runs say what the disk was
     }
+    // Each run's row from its CSV, with the commit and time it was made; rows without a run CSV
+    // (the load rows) stay as they are.
+    Summary.upsert(outDir.resolve("summary.csv"), all);
     Map<String, List<RunResult>> byWorkload = new LinkedHashMap<>();
     for (RunResult r : all) {
       byWorkload.computeIfAbsent(r.workload() + "/" + r.recordBytes(), k -> new ArrayList<>()).add(r);
