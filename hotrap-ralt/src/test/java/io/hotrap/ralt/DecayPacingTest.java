@@ -72,27 +72,43 @@ class DecayPacingTest {
   }
 
   /**
-   * A key that comes back three base periods after its first access: its counter (Δc = 2.6
-   * periods) ran out with R fixed, so it starts over unstable; with the fast tier serving the
-   * accesses in between, R is four base periods and the key is stable.
+   * Keys that come back three base periods after their first access: their counters (Δc = 2.6
+   * periods) ran out with R fixed, so they start over unstable; with the fast tier serving the
+   * accesses in between, R is four base periods and they are stable. Several keys, because
+   * {@link Ralt#isStableHot} answers from Bloom filters: one key alone failed the fixed case now
+   * and then, at the filters' false-positive rate.
    */
   @Test
-  void aKeyBackAfterThreeBasePeriodsIsStableOnlyWhenHitsStretchR() {
-    assertTrue(comesBackStable(dir.resolve("paced"), 4), "paced");
-    assertFalse(comesBackStable(dir.resolve("fixed"), 1), "fixed R");
+  void keysBackAfterThreeBasePeriodsAreStableOnlyWhenHitsStretchR() {
+    assertEquals(TARGETS, stableOnReturn(dir.resolve("paced"), 4), "paced");
+    int fixed = stableOnReturn(dir.resolve("fixed"), 1);
+    assertTrue(fixed <= TARGETS / 8, "fixed R: " + fixed + " of " + TARGETS + " keys stable");
   }
 
-  private boolean comesBackStable(Path d, double maxStretch) {
+  private static final int TARGETS = 16;
+
+  /** How many of {@link #TARGETS} keys, each accessed twice three base periods apart, are stable. */
+  private int stableOnReturn(Path d, double maxStretch) {
     try (Ralt ralt = Ralt.open(options(d).maxDecayStretch(maxStretch).build())) {
       fill(ralt, BASE_PERIOD / 2, 0);
-      byte[] target = key("target", 0);
-      ralt.record(target, VALUE_BYTES, true);
+      for (int i = 0; i < TARGETS; i++) {
+        ralt.record(key("target", i), VALUE_BYTES, true);
+      }
       fill(ralt, 3 * BASE_PERIOD, 0);
-      ralt.record(target, VALUE_BYTES, true);
+      for (int i = 0; i < TARGETS; i++) {
+        ralt.record(key("target", i), VALUE_BYTES, true);
+      }
       fill(ralt, BASE_PERIOD / 2, 0);
       ralt.awaitQuiescence();
-      assertTrue(ralt.isHot(target), "tracked and hot either way: " + ralt.stats());
-      return ralt.isStableHot(target);
+      int stable = 0;
+      for (int i = 0; i < TARGETS; i++) {
+        byte[] target = key("target", i);
+        assertTrue(ralt.isHot(target), "tracked and hot either way: " + ralt.stats());
+        if (ralt.isStableHot(target)) {
+          stable++;
+        }
+      }
+      return stable;
     }
   }
 }
