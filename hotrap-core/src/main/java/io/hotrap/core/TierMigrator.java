@@ -482,7 +482,7 @@ final class TierMigrator implements AutoCloseable {
    * One file's step: its mover registration, held from before its snapshot until its records are
    * committed, dropped from the fast tier and released ({@link #finishSteps}), and what it did.
    */
-  static final class Step {
+  private static final class Step {
     final MigrationPicker.FileInfo file;
     final UpdatedKeys updated;
     long demotedRecords;
@@ -527,7 +527,7 @@ final class TierMigrator implements AutoCloseable {
    * until then, so a user write of any of its keys is still seen at the commit.
    */
   private static final class Group {
-    final List<Pending> records = new ArrayList<>();
+    List<Pending> records = new ArrayList<>();
     long bytes;
     /** Registered steps, in the order they were scanned; all but the last are scanned. */
     final List<Step> steps = new ArrayList<>();
@@ -605,7 +605,6 @@ final class TierMigrator implements AutoCloseable {
       db.releaseSnapshot(snapshot);
     }
   }
-
 
   /** Advances {@code hot} to {@code key} and tells whether the key is hot; false after a RALT failure. */
   private boolean isHot(HotKeyIterator hot, byte[] key) {
@@ -685,8 +684,8 @@ final class TierMigrator implements AutoCloseable {
     if (group.records.isEmpty() || stopping) {
       return;
     }
-    List<Pending> records = new ArrayList<>(group.records);
-    group.records.clear();
+    List<Pending> records = group.records;
+    group.records = new ArrayList<>();
     group.bytes = 0;
     records.sort((a, b) -> Arrays.compareUnsigned(a.key, b.key));
     int batchIndex = group.commits++;
@@ -805,26 +804,32 @@ final class TierMigrator implements AutoCloseable {
         }
         db.write(writeOptions, batch);
       }
-    } else {
-      for (Pending r : records) {
+    }
+    countDemoted(records);
+  }
+
+  /**
+   * Counts committed demotions in their steps and in the store's counters (once per commit: this
+   * runs inside the gate's exclusive hold); on the native path, notes each record's copy for
+   * registration, and on the tombstone path its tombstone.
+   */
+  private void countDemoted(List<Pending> records) {
+    long bytes = 0;
+    for (Pending r : records) {
+      long b = r.key.length + r.value.length;
+      r.step.demotedRecords++;
+      r.step.demotedBytes += b;
+      if (nativeDemotion == null) {
+        r.step.tombstones++;
+      } else {
         r.step.copied.add(r.key);
         r.step.copiedHashes.add(ValueHash.of(r.value));
       }
+      bytes += b;
     }
-    for (Pending r : records) {
-      countDemoted(r.step, r.key.length + r.value.length);
-    }
-  }
-
-  /** Counts one demoted record of {@code step}, and its tombstone on the tombstone path. */
-  private void countDemoted(Step step, long bytes) {
-    long tombstones = nativeDemotion == null ? 1 : 0;
-    step.demotedRecords++;
-    step.demotedBytes += bytes;
-    step.tombstones += tombstones;
-    counters.recordsDemoted.increment();
+    counters.recordsDemoted.add(records.size());
     counters.bytesDemoted.add(bytes);
-    counters.demotionTombstones.add(tombstones);
+    counters.demotionTombstones.add(nativeDemotion == null ? records.size() : 0);
   }
 
   /** The batch path of {@link #commit}: one atomic batch, without the keys written meanwhile. */
@@ -848,13 +853,7 @@ final class TierMigrator implements AutoCloseable {
           db.write(writeOptions, batch);
         }
       }
-      for (Pending r : written) {
-        if (nativeDemotion != null) {
-          r.step.copied.add(r.key);
-          r.step.copiedHashes.add(ValueHash.of(r.value));
-        }
-        countDemoted(r.step, r.key.length + r.value.length);
-      }
+      countDemoted(written);
       counters.demotionsDroppedAsUpdated.add(dropped);
     });
   }

@@ -58,12 +58,11 @@ final class WriteThrottle {
    * gets using up the slow disk's IOPS, promotions had filled the tier past its budget faster than
    * migration emptied it (128 MB in, 59 MB out in 80 s at a 16 MiB budget). It waits rather than
    * giving records up, so the records it promotes are the same, only later; it is not a writer,
-   * so it is not counted in {@code writersStalled}, which promotion policy reads. Returns whether
-   * it waited.
+   * so it is not counted in {@code writersStalled}, which promotion policy reads.
    */
-  boolean awaitRoomForPromotion(Runnable requestMigration) {
+  void awaitRoomForPromotion(Runnable requestMigration) {
     if (!full() || closed) {
-      return false;
+      return;
     }
     requestMigration.run();
     long start = System.nanoTime();
@@ -75,7 +74,6 @@ final class WriteThrottle {
     } finally {
       counters.promotionWaitNanos.add(System.nanoTime() - start);
     }
-    return true;
   }
 
   /** Waits while the tier is full and the store open; false if {@code deadline} passed first. */
@@ -103,15 +101,11 @@ final class WriteThrottle {
     }
   }
 
-  private boolean full() {
-    return full(counters, stallBytes);
-  }
-
   /**
    * Whether the fast tier is at the threshold where user writes wait: {@code stallBytes} raised by
    * what open snapshots pin.
    */
-  static boolean full(StoreCounters counters, long stallBytes) {
+  private boolean full() {
     return counters.fastSstBytes >= stallBytes + counters.snapshotPinnedBytes;
   }
 
