@@ -31,8 +31,12 @@ class DamageAtRuntimeTest {
 
   @Test
   void mergeDropsADamagedFileAndTrackingGoesOn() throws IOException {
+    // One buffer holds each phase's 4,000 accesses and one file holds a run, so the shape does not
+    // depend on how fast the background thread drains: phase one leaves exactly one level-1 file,
+    // and phase two's level-0 run is merged with it. With a buffer smaller than a phase, a slow
+    // thread could leave a level-1 and a level-2 run behind.
     RaltOptions options = RaltOptions.builder().directory(dir).fastDiskBytes(64L << 20)
-        .bufferBytes(64 * 1024).level0RunLimit(1).build();
+        .bufferBytes(1 << 20).segmentBytes(4L << 20).level0RunLimit(1).build();
     try (Ralt ralt = Ralt.open(options)) {
       for (int round = 0; round < 2; round++) {
         for (int i = 0; i < 2000; i++) {
