@@ -131,6 +131,15 @@ public final class AdmissionFilter {
    * whether the key was read within the window before it: whether the cache should store it.
    */
   public boolean admit(byte[] key, int recordBytes) {
+    return admit(key, recordBytes, false);
+  }
+
+  /**
+   * As {@link #admit(byte[], int)}, for a read the caller knows to be a return whatever the window
+   * says when {@code returned} is true (the store: a record read while in the fast tier, then
+   * demoted); such a read is admitted and counts as admitted toward {@link #admittedShare()}.
+   */
+  public boolean admit(byte[] key, int recordBytes, boolean returned) {
     Objects.requireNonNull(key, "key");
     long h = hash(key);
     Generations g = generations;
@@ -140,7 +149,7 @@ public final class AdmissionFilter {
       g = GENERATIONS.compareAndSet(this, g, sized) ? sized : generations;
     }
     long m = Generation.mask(h);
-    boolean seen = g.current.add(h, m) | g.previous.contains(h, m);
+    boolean seen = g.current.add(h, m) | g.previous.contains(h, m) | returned;
     if (g.current.full(recordBytes)) {
       roll(g);
     }
@@ -176,8 +185,7 @@ public final class AdmissionFilter {
   }
 
   /**
-   * Whether {@code key} was read within the window, without recording a read. For tests and
-   * diagnostics: the store asks only through {@link #admit}.
+   * Whether {@code key} was read within the window, without recording a read.
    */
   public boolean mightContain(byte[] key) {
     Objects.requireNonNull(key, "key");

@@ -110,6 +110,11 @@ final class AccessTracker implements AutoCloseable {
     return call("hotKeys", null, () -> ralt.hotKeys(lowInclusive, highInclusive));
   }
 
+  /** Every tracked key of the range, hot or not, or null when tracking is off. */
+  HotKeyIterator trackedKeys(byte[] lowInclusive, byte[] highInclusive) {
+    return call("trackedKeys", null, () -> ralt.trackedKeys(lowInclusive, highInclusive));
+  }
+
   /** RALT's hot-set limit, or 0 when tracking is off. */
   long hotSetLimit() {
     return call("hotSetLimit", 0L, () -> ralt.hotSetLimit());

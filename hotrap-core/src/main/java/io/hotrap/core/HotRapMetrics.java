@@ -125,6 +125,9 @@ public final class HotRapMetrics implements MeterBinder {
     counter(registry, "hotrap.promotion.not.admitted",
         "Slow-tier hits not cached because their key was not read from the slow tier lately", null,
         null, null, c -> c.promotionReadsNotAdmitted.sum());
+    counter(registry, "hotrap.promotion.admitted.after.demotion",
+        "Slow-tier hits cached on their first slow-tier read: read on the fast tier, then demoted",
+        null, null, null, c -> c.promotionReadsAdmittedAfterDemotion.sum());
     counter(registry, "hotrap.promotion.shed",
         "Slow-tier hits not cached because promotion checks fell behind", null, null, null,
         c -> c.promotionInsertsShed.sum());

@@ -39,6 +39,7 @@ public final class HotRapStats {
   private final long promotionCandidatesReturned;
   private final long promotionsDroppedUnread;
   private final long promotionReadsNotAdmitted;
+  private final long promotionReadsAdmittedAfterDemotion;
   private final long promotionInsertsShed;
   private final long migrationNanos;
   private final long migrationFailures;
@@ -161,6 +162,7 @@ public final class HotRapStats {
     promotionCandidatesReturned = c.promotionCandidatesReturned.sum();
     promotionsDroppedUnread = c.promotionsDroppedUnread.sum();
     promotionReadsNotAdmitted = c.promotionReadsNotAdmitted.sum();
+    promotionReadsAdmittedAfterDemotion = c.promotionReadsAdmittedAfterDemotion.sum();
     promotionInsertsShed = c.promotionInsertsShed.sum();
     migrationNanos = c.migrationNanos.sum();
     migrationFailures = c.migrationFailures.sum();
@@ -307,6 +309,12 @@ public final class HotRapStats {
    * the hotness check off, when every slow-tier hit is cached.
    */
   public long promotionReadsNotAdmitted() { return promotionReadsNotAdmitted; }
+
+  /**
+   * Slow-tier hits cached on their first slow-tier read because the record had been read on the
+   * fast tier before a migration demoted it (it came back). Always 0 with the hotness check off.
+   */
+  public long promotionReadsAdmittedAfterDemotion() { return promotionReadsAdmittedAfterDemotion; }
 
   /** Slow-tier hits not cached because promotion checks fell behind and the cache was at its bound. */
   public long promotionInsertsShed() { return promotionInsertsShed; }
@@ -463,6 +471,7 @@ public final class HotRapStats {
         + ", promotionCandidatesReturned=" + promotionCandidatesReturned
         + ", promotionsDroppedUnread=" + promotionsDroppedUnread
         + ", promotionReadsNotAdmitted=" + promotionReadsNotAdmitted
+        + ", promotionReadsAdmittedAfterDemotion=" + promotionReadsAdmittedAfterDemotion
         + ", promotionInsertsShed=" + promotionInsertsShed
         + ", promotionCacheBytes=" + promotionCacheBytes
         + ", promotionCachePeakBytes=" + promotionCachePeakBytes

@@ -52,8 +52,9 @@ import org.rocksdb.WriteOptions;
  * progress; while one is (it may wait for RALT to write its buffer, hundreds of milliseconds), the
  * mutable table grows past its target, up to {@value #MAX_BACKLOG_TARGETS} targets, and the check
  * freezes it when it ends. Past that one more table may queue ({@value #MAX_PENDING_CHECKS} in all);
- * beyond, slow-tier hits are not cached (counted as shed), so the cache's memory and the tables a
- * get walks stay bounded however far checks fall behind. (Freezing at every target instead queued a
+ * beyond, the mutable table grows to {@link #shedBytes} and further slow-tier hits are not cached
+ * (counted as shed), so the cache's memory and the tables a get walks stay bounded however far
+ * checks fall behind. (Freezing at every target instead queued a
  * frozen table per ~60 slow-tier reads at a 4 MiB budget, and every get that missed walked them.)
  *
  * <p>Thread-safe. Freezes may come from any reader; checks run one at a time on the checker thread.
@@ -89,13 +90,21 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   static final int MAX_BACKLOG_TARGETS = 4;
   /**
    * Frozen tables waiting for or in a check, at most; reads beyond are shed, and a get that misses
-   * walks at most this many frozen tables. A table is frozen at {@link #MAX_BACKLOG_TARGETS}
-   * targets at most, the mutable one as much as the frozen ones, so the cache holds at most
-   * (this + 1) × that targets of records (12), plus the half target a check may put back: a
-   * constant multiple of the target, which grows with the budget like the data (9 targets at peak
-   * in {@code docs/results/scale/}).
+   * walks at most this many frozen tables. No table, mutable or frozen, outgrows
+   * {@link #shedBytes}, so the cache holds at most (this + 1) × that of records, plus the half
+   * target a check may put back: 12 targets once the target is past 256 KiB, a constant multiple
+   * that grows with the budget like the data (9 targets at peak in {@code docs/results/scale/}).
    */
   static final int MAX_PENDING_CHECKS = 2;
+  /**
+   * Least size the mutable table may reach before reads are shed. A check can be held for a
+   * while — waiting for room in the fast tier, or for RALT to write its buffer — and a small table
+   * target made the bound so tight that a single reader outran a 100-ms wait: with 32-KiB tables
+   * (192 KiB of backlog) one pass over a 1-MiB hot set shed 115–155 first admissions in 3 of 10
+   * runs of {@code HotSetAcrossRestartTest}, which then missed them on the next pass. A mebibyte
+   * is cheap next to any store's memory and leaves large targets' bound as it was.
+   */
+  static final long MIN_SHED_BYTES = 1L << 20;
 
   private final RocksDB db;
   private final ColumnFamilyHandle fast;
@@ -108,6 +117,17 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   private final PromotionCache cache;
   /** Null when the hotness check is off: then every slow-tier hit is cached. */
   private final AdmissionFilter admission;
+  /**
+   * Keys of records demoted while RALT tracked them as read but not hot ({@link
+   * #demotedAfterAccess}), over a window of such demotions of {@value #ADMISSION_WINDOW_HOT_SET_LIMITS}
+   * hot-set limits like {@link #admission}'s; null when the hotness check is off. A record read
+   * while in the fast tier was never read from the slow tier, so without this its first slow-tier
+   * read after the demotion — its second read — was not admitted, and it came back only on a third.
+   * Measured in {@code HotSetAcrossRestartTest} (a hot set, part of it written last and so on the
+   * fast tier, read in passes while promotions push the fast tier over its budget): 20–150 of its
+   * 1,049 keys were read once on the fast tier, demoted, and then missed on both later passes.
+   */
+  private final AdmissionFilter demotedAfterRead;
   private final WriteOptions writeOptions = new WriteOptions();
   private final ExecutorService checker;
   private final Object idle = new Object();
@@ -142,6 +162,8 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
         .maxRecordBytes(options.maxPromotedRecordBytes())
         .build();
     this.admission = options.hotnessCheck() ? new AdmissionFilter(cache.targetBytes(),
+        () -> ADMISSION_WINDOW_HOT_SET_LIMITS * tracker.hotSetLimit(), MAX_ADMISSION_WINDOW) : null;
+    this.demotedAfterRead = options.hotnessCheck() ? new AdmissionFilter(cache.targetBytes(),
         () -> ADMISSION_WINDOW_HOT_SET_LIMITS * tracker.hotSetLimit(), MAX_ADMISSION_WINDOW) : null;
     this.checker = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "hotrap-promoter-" + options.fastPath().getFileName());
@@ -190,12 +212,17 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     if (size > cache.maxRecordBytes()) {
       return;
     }
-    if (admission != null && !admission.admit(key, (int) size)) {
-      counters.promotionReadsNotAdmitted.increment();
-      return;
+    if (admission != null) {
+      boolean demotedAfterAccess = demotedAfterRead.mightContain(key);
+      if (!admission.admit(key, (int) size, demotedAfterAccess)) {
+        counters.promotionReadsNotAdmitted.increment();
+        return;
+      }
+      if (demotedAfterAccess) {
+        counters.promotionReadsAdmittedAfterDemotion.increment();
+      }
     }
-    if (pendingChecks >= MAX_PENDING_CHECKS
-        && cache.mutableBytes() >= (long) MAX_BACKLOG_TARGETS * cache.targetBytes()) {
+    if (pendingChecks >= MAX_PENDING_CHECKS && cache.mutableBytes() >= shedBytes(cache.targetBytes())) {
       // Checks are behind and the backlog is at its bound: shed this read rather than grow.
       counters.promotionInsertsShed.increment();
       return;
@@ -211,6 +238,21 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     if (cache.isFull() && (pendingChecks == 0 || (pendingChecks < MAX_PENDING_CHECKS
         && cache.mutableBytes() >= (long) MAX_BACKLOG_TARGETS * cache.targetBytes()))) {
       freezeIfFull();
+    }
+  }
+
+  /**
+   * Size of the mutable table at which slow-tier hits are shed while {@link #MAX_PENDING_CHECKS}
+   * tables wait: {@link #MAX_BACKLOG_TARGETS} targets, and at least {@link #MIN_SHED_BYTES}.
+   */
+  static long shedBytes(long targetBytes) {
+    return Math.max((long) MAX_BACKLOG_TARGETS * targetBytes, MIN_SHED_BYTES);
+  }
+
+  @Override
+  public void demotedAfterAccess(byte[] key, int recordBytes) {
+    if (demotedAfterRead != null) {
+      demotedAfterRead.admit(key, recordBytes);
     }
   }
 
@@ -358,13 +400,17 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
         hot.add(e);
       }
     }
-    long promoted = 0;
-    if (!hot.isEmpty()) {
-      hooks.beforeCompactionCommit(taken);
-      promoted = commit(hot, updated::contains);
-      counters.bytesPromotedByCompaction.add(promoted);
+    if (hot.isEmpty()) {
+      return 0;
     }
-    cache.removeIfUnchanged(taken);
+    hooks.beforeCompactionCommit(taken);
+    long promoted = commit(hot, updated::contains);
+    counters.bytesPromotedByCompaction.add(promoted);
+    // Only the promoted leave the cache. The others stay for the check of their table: they came
+    // back (the admission filter let them in) though RALT has not written both accesses yet, and
+    // taking them out lost them — a hot set read in passes while migrations ran left up to a
+    // quarter of its records in the slow tier after a second pass (HotSetAcrossRestartTest).
+    cache.removeIfUnchanged(hot);
     return promoted;
   }
 

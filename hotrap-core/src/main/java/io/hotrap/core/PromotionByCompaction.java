@@ -18,4 +18,11 @@ interface PromotionByCompaction {
    * @return bytes promoted
    */
   long promote(byte[] smallestKey, byte[] largestKey, UpdatedKeys updated) throws Exception;
+
+  /**
+   * Told by a migration step, on the migrator thread, of a record it demotes that RALT tracks as
+   * read recently but not hot: its next read, from the slow tier, is a return and may be cached
+   * for promotion even if the slow tier never served it before.
+   */
+  default void demotedAfterAccess(byte[] key, int recordBytes) { }
 }

@@ -51,6 +51,7 @@ final class StoreCounters {
   final LongAdder promotionCandidatesReturned = new LongAdder();
   final LongAdder promotionsDroppedUnread = new LongAdder();
   final LongAdder promotionReadsNotAdmitted = new LongAdder();
+  final LongAdder promotionReadsAdmittedAfterDemotion = new LongAdder();
   /** Slow-tier hits not cached because checks fell behind and the cache was at its bound. */
   final LongAdder promotionInsertsShed = new LongAdder();
   /** Gets the flash cache served (also counted in {@link #getsServedSlow}). */

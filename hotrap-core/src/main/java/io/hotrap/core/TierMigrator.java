@@ -320,7 +320,10 @@ final class TierMigrator implements AutoCloseable {
     long retainedRecords;
     byte[] smallest;
     byte[] largest;
-    /** Whether files being compacted were left out of the round's candidates. */
+    /**
+     * Whether files being compacted were left out of the round's candidates, or a chosen file was
+     * compacted away before its step could open it.
+     */
     boolean skippedBusy;
   }
 
@@ -364,6 +367,11 @@ final class TierMigrator implements AutoCloseable {
         }
         Step step = scan(file, ignoreHotness, group);
         if (step == null) {
+          // A compaction took the file since the round chose it: its records, cold ones maybe,
+          // are in that compaction's output, which this round did not rank. Without this, a round
+          // whose cold files all went so retained only hot ones and overrode retention for the next
+          // (seen in HotSetAcrossRestartTest: a quarter of a retained hot set demoted).
+          round.skippedBusy = true;
           continue;
         }
         counters.migrations.increment();
@@ -559,7 +567,7 @@ final class TierMigrator implements AutoCloseable {
         return null;
       }
       if (options.retainHotRecords() && !ignoreHotness) {
-        hot = tracker.hotKeys(file.smallest, file.largest);
+        hot = tracker.trackedKeys(file.smallest, file.largest);
       }
       try (SstFileReaderIterator fileIt = reader.newIterator(fileRead);
           RocksIterator fastIt = db.newIterator(fast, snapshotRead)) {
@@ -576,10 +584,14 @@ final class TierMigrator implements AutoCloseable {
           if (fastIt.isValid() && Arrays.equals(fastIt.key(), key)) {
             byte[] value = fileIt.value();
             if (Arrays.equals(fastIt.value(), value)) {
-              if (hot != null && isHot(hot, key)) {
+              int heat = hot != null ? heat(hot, key) : UNTRACKED;
+              if (heat == HOT) {
                 step.retainedRecords++;
                 step.retainedBytes += key.length + value.length;
               } else {
+                if (heat == TRACKED) {
+                  promotion.demotedAfterAccess(key, key.length + value.length);
+                }
                 group.records.add(new Pending(key, value, step));
                 group.bytes += key.length + value.length;
                 if (group.bytes >= options.migrationBatchBytes()) {
@@ -599,30 +611,40 @@ final class TierMigrator implements AutoCloseable {
         try {
           hot.close();
         } catch (RuntimeException e) {
-          tracker.fail("hotKeys.close", e);
+          tracker.fail("trackedKeys.close", e);
         }
       }
       db.releaseSnapshot(snapshot);
     }
   }
 
-  /** Advances {@code hot} to {@code key} and tells whether the key is hot; false after a RALT failure. */
-  private boolean isHot(HotKeyIterator hot, byte[] key) {
+  /** {@link #heat}: RALT's files do not hold the key. */
+  private static final int UNTRACKED = 0;
+  /** {@link #heat}: RALT's files hold the key, read recently but not hot. */
+  private static final int TRACKED = 1;
+  /** {@link #heat}: the key is in RALT's hot set. */
+  private static final int HOT = 2;
+
+  /**
+   * Advances {@code tracked} (RALT's tracked keys of the file's range) to {@code key} and tells how
+   * hot the key is; {@link #UNTRACKED} after a RALT failure.
+   */
+  private int heat(HotKeyIterator tracked, byte[] key) {
     try {
-      while (hot.isValid()) {
-        int c = Arrays.compareUnsigned(hot.key(), key);
+      while (tracked.isValid()) {
+        int c = Arrays.compareUnsigned(tracked.key(), key);
         if (c == 0) {
-          return true;
+          return tracked.hot() ? HOT : TRACKED;
         }
         if (c > 0) {
-          return false;
+          return UNTRACKED;
         }
-        hot.next();
+        tracked.next();
       }
-      return false;
+      return UNTRACKED;
     } catch (RuntimeException e) {
-      tracker.fail("hotKeys", e);
-      return false;
+      tracker.fail("trackedKeys", e);
+      return UNTRACKED;
     }
   }
 

@@ -88,6 +88,63 @@ class PromotionAdmissionTest {
   }
 
   @Test
+  void aRecordReadOnTheFastTierThenDemotedIsCachedOnItsFirstSlowTierRead() throws Exception {
+    // No room for unstable records in RALT's hot set: a key read once is tracked, not hot, and
+    // retention demotes it.
+    try (HotRapDB db = HotRapDB.open(small(dir).fastBudgetBytes(256L << 20)
+        .promoteByCompaction(false).promotionCacheBytes(CACHE_BYTES)
+        .ralt(r -> r.maxUnstableHotBytes(0)).build())) {
+      for (int i = 0; i < 200; i++) {
+        db.put(key(i), value(i, 1, VALUE_BYTES));
+      }
+      db.flush();
+      assertNotNull(db.get(key(7)), "served by the fast tier");
+      assertNotNull(db.get(key(8)));
+      db.awaitBackgroundWork(); // RALT writes the two reads
+      for (int round = 0; round < 10 && db.migrator().migrateNow(Long.MAX_VALUE, false) > 0; round++) {
+        // Moves every file down, demoting all: nothing is hot.
+      }
+      assertNull(rawGet(db, db.fastHandle(), key(7)), "key 7 was not demoted");
+      assertNull(rawGet(db, db.fastHandle(), key(9)), "key 9 was not demoted");
+      PromotionCache cache = db.promoter().cache();
+
+      read(db, 7);
+      assertNotNull(cache.get(key(7)), "a record read before its demotion was not cached");
+      read(db, 9);
+      assertNull(cache.get(key(9)), "a record never read before was cached on its first read");
+      HotRapStats s = db.stats();
+      assertEquals(1, s.promotionReadsAdmittedAfterDemotion(), s::toString);
+      assertEquals(1, s.promotionReadsNotAdmitted(), s::toString);
+    }
+  }
+
+  @Test
+  void promotionByCompactionLeavesTheRecordsItDoesNotPromoteCached() throws Exception {
+    try (HotRapDB db = HotRapDB.open(small(dir).fastBudgetBytes(256L << 20)
+        .promotionCacheBytes(CACHE_BYTES).build())) {
+      for (int i = 0; i < 2000; i++) {
+        db.put(key(i), value(i, 1, VALUE_BYTES));
+      }
+      db.flush();
+      for (int round = 0; round < 10 && db.migrator().migrateNow(Long.MAX_VALUE, true) > 0; round++) {
+        // Everything to the slow tier.
+      }
+      read(db, 7);
+      read(db, 7);
+      PromotionCache cache = db.promoter().cache();
+      assertNotNull(cache.get(key(7)), "a record read twice was not cached");
+      // A fast-tier file around key 7; migrating it runs promotion by compaction over its range.
+      db.put(key(5), value(5, 2, VALUE_BYTES));
+      db.put(key(10), value(10, 2, VALUE_BYTES));
+      db.flush();
+      assertTrue(db.migrator().migrateNow(Long.MAX_VALUE, false) > 0);
+      HotRapStats s = db.stats();
+      assertEquals(0, s.bytesPromotedByCompaction(), "RALT has written no access: " + s);
+      assertNotNull(cache.get(key(7)), "the migration took a return it did not promote out of the cache");
+    }
+  }
+
+  @Test
   void withoutTheHotnessCheckEverySlowTierReadIsCached() throws Exception {
     try (HotRapDB db = open(small(dir).hotnessCheck(false))) {
       read(db, 7);

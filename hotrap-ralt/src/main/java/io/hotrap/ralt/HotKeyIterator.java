@@ -1,8 +1,8 @@
 package io.hotrap.ralt;
 
 /**
- * The hot keys of a key range in unsigned-byte order, in the style of a RocksIterator: it starts
- * positioned on the first hot key, {@link #next()} advances, and {@link #isValid()} turns false
+ * The hot keys of a key range (or all its tracked keys, {@link Ralt#trackedKeys}) in unsigned-byte
+ * order, in the style of a RocksIterator: it starts positioned on the first key, {@link #next()} advances, and {@link #isValid()} turns false
  * after the last one.
  *
  * <p>An open iterator pins the files it reads; close it promptly. Not thread-safe: use one iterator
@@ -26,6 +26,14 @@ public interface HotKeyIterator extends AutoCloseable {
    * @throws IllegalStateException if the iterator is not valid or was closed
    */
   byte[] key();
+
+  /**
+   * Whether the current key is in the hot set: always for {@link Ralt#hotKeys}; for
+   * {@link Ralt#trackedKeys}, whether any of its records is marked hot.
+   *
+   * @throws IllegalStateException if the iterator is not valid or was closed
+   */
+  boolean hot();
 
   /**
    * The current key's hot size: key length plus the value length last recorded for it.

@@ -4,22 +4,27 @@ import java.util.Arrays;
 import java.util.PriorityQueue;
 
 /**
- * {@link HotKeyIterator} over one pinned {@link Version}: a merge of one cursor per run that skips
- * records not marked hot and reports each key once, with the hot size of its newest hot record.
+ * {@link HotKeyIterator} over one pinned {@link Version}: a merge of one cursor per run that reports
+ * each key once, with the hot size of its newest hot record (of its newest record when none is
+ * hot). With {@code hotOnly} it skips records not marked hot; without, it reports every tracked key
+ * and whether any of its records is hot.
  * I/O errors while reading surface as {@link java.io.UncheckedIOException}. Not thread-safe.
  */
 final class MergingHotKeyIterator implements HotKeyIterator {
   private final Version version;
   private final byte[] high;
+  private final boolean hotOnly;
   private final PriorityQueue<RunCursor> heap;
   private byte[] key;
   private long hotSize;
+  private boolean hot;
   private boolean valid;
   private boolean closed;
 
-  MergingHotKeyIterator(Version version, byte[] low, byte[] high) {
+  MergingHotKeyIterator(Version version, byte[] low, byte[] high, boolean hotOnly) {
     this.version = version;
     this.high = high;
+    this.hotOnly = hotOnly;
     this.heap = new PriorityQueue<>(Math.max(1, version.runs.length),
         (a, b) -> a.current.compareKey(b.current));
     boolean ok = false;
@@ -40,9 +45,12 @@ final class MergingHotKeyIterator implements HotKeyIterator {
     }
   }
 
-  /** Moves {@code c} to its next hot record within the range and puts it back in the heap. */
+  /**
+   * Moves {@code c} to its next record within the range (hot record with {@code hotOnly}) and puts
+   * it back in the heap.
+   */
   private void requeue(RunCursor c) {
-    while (c.isValid() && !c.current.hot) {
+    while (hotOnly && c.isValid() && !c.current.hot) {
       if (beyondHigh(c.current)) {
         return;
       }
@@ -67,6 +75,7 @@ final class MergingHotKeyIterator implements HotKeyIterator {
     key = c.current.keyCopy();
     long newest = c.current.time;
     hotSize = c.current.hotSize();
+    hot = c.current.hot;
     c.next();
     requeue(c);
     while (!heap.isEmpty()) {
@@ -75,9 +84,12 @@ final class MergingHotKeyIterator implements HotKeyIterator {
         break;
       }
       RunCursor d = heap.poll();
-      if (d.current.time > newest) {
+      // The newest hot record's size; a hot record beats a newer cold one.
+      boolean better = d.current.hot == hot ? d.current.time > newest : d.current.hot;
+      if (better) {
         newest = d.current.time;
         hotSize = d.current.hotSize();
+        hot = d.current.hot;
       }
       d.next();
       requeue(d);
@@ -100,6 +112,12 @@ final class MergingHotKeyIterator implements HotKeyIterator {
   public byte[] key() {
     checkValid();
     return key.clone();
+  }
+
+  @Override
+  public boolean hot() {
+    checkValid();
+    return hot;
   }
 
   @Override

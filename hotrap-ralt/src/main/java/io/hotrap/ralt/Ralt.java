@@ -360,6 +360,23 @@ public final class Ralt implements AutoCloseable {
    * @throws IllegalStateException if the tracker is closed
    */
   public HotKeyIterator hotKeys(byte[] lowInclusive, byte[] highInclusive) {
+    return keys(lowInclusive, highInclusive, true);
+  }
+
+  /**
+   * Every key of [lowInclusive, highInclusive] that the files track — accessed recently enough not
+   * to have been evicted, hot or not — in unsigned order, each once; {@link HotKeyIterator#hot()}
+   * tells the hot ones. Reads the same records as {@link #hotKeys}, which only skips the cold ones.
+   * Accesses still in the buffer are not seen. The iterator pins the files until closed.
+   *
+   * @throws NullPointerException if a bound is null
+   * @throws IllegalStateException if the tracker is closed
+   */
+  public HotKeyIterator trackedKeys(byte[] lowInclusive, byte[] highInclusive) {
+    return keys(lowInclusive, highInclusive, false);
+  }
+
+  private HotKeyIterator keys(byte[] lowInclusive, byte[] highInclusive, boolean hotOnly) {
     Objects.requireNonNull(lowInclusive, "lowInclusive");
     Objects.requireNonNull(highInclusive, "highInclusive");
     Version v;
@@ -368,7 +385,7 @@ public final class Ralt implements AutoCloseable {
       v = current;
       v.retain();
     }
-    return new MergingHotKeyIterator(v, lowInclusive.clone(), highInclusive.clone());
+    return new MergingHotKeyIterator(v, lowInclusive.clone(), highInclusive.clone(), hotOnly);
   }
 
   /**
