@@ -126,6 +126,7 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
    * Measured in {@code HotSetAcrossRestartTest} (a hot set, part of it written last and so on the
    * fast tier, read in passes while promotions push the fast tier over its budget): 20–150 of its
    * 1,049 keys were read once on the fast tier, demoted, and then missed on both later passes.
+   * Its memory is bounded as {@link #admission}'s, by {@link #MAX_ADMISSION_WINDOW}.
    */
   private final AdmissionFilter demotedAfterRead;
   private final WriteOptions writeOptions = new WriteOptions();
