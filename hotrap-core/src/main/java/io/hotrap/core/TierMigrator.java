@@ -632,7 +632,7 @@ final class TierMigrator implements AutoCloseable {
   private int heat(HotKeyIterator tracked, byte[] key) {
     try {
       while (tracked.isValid()) {
-        int c = Arrays.compareUnsigned(tracked.key(), key);
+        int c = tracked.compareKey(key);
         if (c == 0) {
           return tracked.hot() ? HOT : TRACKED;
         }

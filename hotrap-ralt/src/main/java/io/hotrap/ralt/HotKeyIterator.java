@@ -2,8 +2,8 @@ package io.hotrap.ralt;
 
 /**
  * The hot keys of a key range (or all its tracked keys, {@link Ralt#trackedKeys}) in unsigned-byte
- * order, in the style of a RocksIterator: it starts positioned on the first key, {@link #next()} advances, and {@link #isValid()} turns false
- * after the last one.
+ * order, in the style of a RocksIterator: it starts positioned on the first key, {@link #next()}
+ * advances, and {@link #isValid()} turns false after the last one.
  *
  * <p>An open iterator pins the files it reads; close it promptly. Not thread-safe: use one iterator
  * from one thread at a time.
@@ -26,6 +26,15 @@ public interface HotKeyIterator extends AutoCloseable {
    * @throws IllegalStateException if the iterator is not valid or was closed
    */
   byte[] key();
+
+  /**
+   * Compares the current key with {@code other} in unsigned-byte order, without copying it: negative
+   * if the current key sorts first, zero if equal.
+   *
+   * @throws NullPointerException if {@code other} is null
+   * @throws IllegalStateException if the iterator is not valid or was closed
+   */
+  int compareKey(byte[] other);
 
   /**
    * Whether the current key is in the hot set: always for {@link Ralt#hotKeys}; for

@@ -115,6 +115,12 @@ final class MergingHotKeyIterator implements HotKeyIterator {
   }
 
   @Override
+  public int compareKey(byte[] other) {
+    checkValid();
+    return Arrays.compareUnsigned(key, other);
+  }
+
+  @Override
   public boolean hot() {
     checkValid();
     return hot;

@@ -70,6 +70,9 @@ class TrackedKeysTest {
       assertFalse(part.contains(new String(key("b", 20))));
 
       HotKeyIterator it = ralt.trackedKeys(low, high);
+      assertEquals(0, it.compareKey(key("a", 0)));
+      assertTrue(it.compareKey(key("a", 1)) < 0);
+      assertTrue(it.compareKey("a".getBytes()) > 0, "a key sorts after its prefix");
       it.close();
       assertThrows(IllegalStateException.class, it::hot, "a closed iterator");
     }
