@@ -281,6 +281,7 @@ public final class HotRapDB implements AutoCloseable {
         fastCfo.setCompactionFilter(nativeDemotion.filter());
       }
       ColumnFamilyOptions slowCfo = track(resources, TierConfig.slow(options, layout, cache, filter));
+      track(resources, slowCfo.compactionOptionsUniversal()); // RocksDB copied it into slowCfo
       Cache hotCache = hotShare > 0
           ? track(resources, new org.rocksdb.LRUCache((long) (options.blockCacheBytes() * hotShare), -1,
               false, HotRapOptions.BLOCK_CACHE_HIGH_PRIORITY_RATIO))
