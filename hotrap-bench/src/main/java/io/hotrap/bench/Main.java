@@ -45,6 +45,8 @@ public final class Main {
       "               [--rounds 1] [--value-bytes 1000] [--seed 7] [--keep false]",
       "  separation-cost  a writer's CPU per put with write-hot separation on (idle under uniform",
       "               writes) against off, in alternating blocks [--dir hotrap-data/separation-cost]",
+      "  separation-paired  two systems' throughput on one workload in many short alternating blocks,",
+      "               with the ratio's 95% interval [--workload WH-uniform --systems hotrap,hotrap-separated]",
       "               [--keys 500000] [--value-bytes 1000] [--blocks 20] [--block-puts 50000]",
       "               [--window-kib 800]",
       "  skew         the write-skew detector's variance per key distribution, against its threshold",
@@ -113,6 +115,9 @@ public final class Main {
           return 0;
         case "separation-cost":
           io.hotrap.bench.core.SeparationCost.run(rest, out);
+          return 0;
+        case "separation-paired":
+          io.hotrap.bench.core.SeparationPaired.run(rest, out);
           return 0;
         case "skew":
           io.hotrap.bench.core.SkewTable.run(rest, out);

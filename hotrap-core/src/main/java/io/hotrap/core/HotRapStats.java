@@ -74,6 +74,7 @@ public final class HotRapStats {
   private final long writeHotWrites;
   private final long writeHotEvictions;
   private final long writeHotWindows;
+  private final long writeSkewSkippedWrites;
   private final int writeHotMembers;
   private final int writeHotIndexKeys;
   private final long hotSstBytes;
@@ -105,6 +106,7 @@ public final class HotRapStats {
     writeHotWrites = separator != null ? separator.hotWrites.sum() : 0;
     writeHotEvictions = separator != null ? separator.evictions.sum() : 0;
     writeHotWindows = separator != null ? separator.windows.sum() : 0;
+    writeSkewSkippedWrites = separator != null ? separator.skippedWrites() : 0;
     writeHotMembers = separator != null ? separator.members() : 0;
     writeHotIndexKeys = separator != null ? separator.indexKeys() : 0;
     hotSstBytes = c.hotSstBytes;
@@ -436,6 +438,12 @@ public final class HotRapStats {
   /** Skew-detection windows of user writes closed since open. */
   public long writeHotWindows() { return writeHotWindows; }
 
+  /**
+   * User writes the write-skew detector let pass uncounted since open: after a window of plainly
+   * uniform writes it skips the next seven windows' worth (SkewDetector's quiet windows).
+   */
+  public long writeSkewSkippedWrites() { return writeSkewSkippedWrites; }
+
   /** Keys that may have a version in {@code fast-hot} now. */
   public int writeHotMembers() { return writeHotMembers; }
 
@@ -485,6 +493,7 @@ public final class HotRapStats {
         + ", promotionWaitMillis=" + promotionWaitNanos / 1_000_000
         + ", promotionWaitTimeouts=" + promotionWaitTimeouts + ", raltAvailable=" + raltAvailable
         + (writeHotSeparation ? ", writeSkewed=" + writeSkewed + ", writeSkewVariance=" + writeSkewVariance
+            + ", writeSkewSkippedWrites=" + writeSkewSkippedWrites
             + ", writeHotWrites=" + writeHotWrites + ", writeHotEvictions=" + writeHotEvictions
             + ", writeHotMembers=" + writeHotMembers + ", hotSstBytes=" + hotSstBytes
             + ", hotBytesWritten=" + hotBytesWritten : "")

@@ -117,7 +117,7 @@ final class WriteHotSeparator implements AutoCloseable {
     this.hotShareBytes = (long) (options.fastBudgetBytes() * options.writeHotShare());
     this.detector = new SkewDetector(options.writeHotWindowBytes(), options.writeSkewThreshold(),
         options.writeSkewThreshold() * SkewDetector.DEFAULT_OFF_THRESHOLD / SkewDetector.DEFAULT_ON_THRESHOLD,
-        this::windowClosed);
+        SkewDetector.DEFAULT_QUIET_WINDOWS, this::windowClosed);
     // One thread, one queued task at most: a window that closes while the last is being applied
     // replaces the one waiting (pending), so a burst of writes cannot queue stale windows.
     this.worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
@@ -350,6 +350,10 @@ final class WriteHotSeparator implements AutoCloseable {
   /** Whether {@code fast} has the cold side's settings ({@link TierConfig#coldSide}) now. */
   boolean coldSideActive() {
     return coldSide;
+  }
+
+  long skippedWrites() {
+    return detector.skippedRecords();
   }
 
   double lastVariance() {

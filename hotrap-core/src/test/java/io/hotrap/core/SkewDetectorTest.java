@@ -187,7 +187,76 @@ class SkewDetectorTest {
   }
 
   @Test
+  void aPlainlyUniformWindowSkipsTheNextQuietWindowsAndCountingResumesAfterThem() {
+    List<SkewDetector.Window> closed = new ArrayList<>();
+    // Windows of 1,000 records of 10 bytes; three windows (30,000 bytes) skipped after a quiet one.
+    SkewDetector d = new SkewDetector(10_000, 1.0, 0.5, 3, closed::add);
+    long next = 0;
+    for (int i = 0; i < 1000; i++) {
+      d.record(k(next++), 10);
+    }
+    assertEquals(1, closed.size());
+    assertFalse(closed.get(0).skewed);
+    // 2,999 records are skipped; the 3,000th brings the skip to 0 and is the first counted again.
+    for (int i = 0; i < 2999; i++) {
+      d.record(k(next++), 10);
+    }
+    assertEquals(2999, d.skippedRecords());
+    for (int i = 0; i < 999; i++) {
+      d.record(k(next++), 10);
+    }
+    assertEquals(1, closed.size(), "the second window has 999 of its 1,000 records");
+    d.record(k(next++), 10);
+    assertEquals(2, closed.size());
+    assertEquals(1000, closed.get(1).records, "no skipped record is in the counted window");
+    assertEquals(2999, d.skippedRecords());
+  }
+
+  @Test
+  void skewThatBeginsDuringQuietWindowsIsSeenWithinQuietPlusTwoWindows() {
+    List<SkewDetector.Window> closed = new ArrayList<>();
+    int quiet = 7;
+    SkewDetector d = new SkewDetector(10_000, 1.0, 0.5, quiet, closed::add);
+    long next = 0;
+    for (int i = 0; i < 1000; i++) {
+      d.record(k(next++), 10);
+    }
+    // From here every fourth write is key 0: variance ~ 62 in a counted window.
+    long writes = 0;
+    while (closed.size() < 2) {
+      d.record(writes % 4 == 0 ? k(0) : k(next++), 10);
+      writes++;
+    }
+    assertTrue(closed.get(1).skewed);
+    assertTrue(writes <= (quiet + 1) * 1000L, "skew seen after " + writes + " writes");
+    // A skewed stream is counted in full: uniform writes turn it off at the next window.
+    for (int i = 0; i < 1000; i++) {
+      d.record(k(next++), 10);
+    }
+    assertEquals(3, closed.size());
+    assertFalse(closed.get(2).skewed);
+  }
+
+  @Test
+  void aWindowInsideTheBandDoesNotStartASkip() {
+    List<SkewDetector.Window> closed = new ArrayList<>();
+    int n = SkewDetector.MIN_WINDOW_RECORDS;
+    SkewDetector d = new SkewDetector(10L * n, 1.0, 0.5, 7, closed::add);
+    // Key 0 fourteen times per window, the rest distinct: variance ~0.69, inside the band.
+    for (int w = 0; w < 3; w++) {
+      for (int i = 0; i < n; i++) {
+        d.record(i < 14 ? k(0) : k(1_000_000L * (w + 1) + i), 10);
+      }
+    }
+    assertEquals(3, closed.size(), "every window counted");
+    assertEquals(0, d.skippedRecords());
+    assertFalse(closed.get(2).skewed);
+    assertTrue(closed.get(2).variance > 0.5);
+  }
+
+  @Test
   void badThresholdsAndWindowsAreRejected() {
+    assertThrows(IllegalArgumentException.class, () -> new SkewDetector(10, 1, 0.5, -1, w -> { }));
     assertThrows(IllegalArgumentException.class, () -> new SkewDetector(0, 1, 0.5, w -> { }));
     assertThrows(IllegalArgumentException.class, () -> new SkewDetector(10, 1, 2, w -> { }));
     assertThrows(IllegalArgumentException.class, () -> new SkewDetector(10, 1, -1, w -> { }));

@@ -83,6 +83,9 @@ public final class MigrationLoad {
             c.fastCompactionBytes() / mib, c.slowCompactionBytes() / mib,
             (double) c.fastCompactionBytes() / userBytes, (double) c.slowCompactionBytes() / userBytes,
             sstFiles(config.slowDir()), demotion, tombstones);
+        if (system instanceof HotRapSystem h) {
+          out.printf("  %s stats: %s%n", name, h.stats());
+        }
       }
     }
   }

@@ -174,6 +174,30 @@ public final class SeparationBench {
     }
   }
 
+  /**
+   * Applies up to {@code limit} of {@code g}'s operations to {@code system} on the calling thread,
+   * each put with fresh random value bytes from {@code random} (so compression does not hide the
+   * bytes); returns how many it applied.
+   */
+  static long apply(BenchSystem system, OperationGenerator g, long limit, java.util.SplittableRandom random) {
+    Operation op = new Operation();
+    byte[] value = null;
+    long n = 0;
+    while (n < limit && g.next(op)) {
+      if (op.type == Operation.Type.READ) {
+        system.get(op.key);
+      } else {
+        if (value == null || value.length != op.valueBytes) {
+          value = new byte[op.valueBytes];
+        }
+        random.nextBytes(value);
+        system.put(op.key, value);
+      }
+      n++;
+    }
+    return n;
+  }
+
   /** Runs each thread's generator to its end against {@code system}; returns the operations done. */
   private static long drive(BenchSystem system, int threads,
       java.util.function.IntFunction<OperationGenerator> generators) {
@@ -185,22 +209,7 @@ public final class SeparationBench {
       OperationGenerator g = generators.apply(t);
       Thread th = new Thread(() -> {
         try {
-          Operation op = new Operation();
-          java.util.SplittableRandom random = new java.util.SplittableRandom(id * 7919L + 1);
-          byte[] value = null;
-          while (g.next(op)) {
-            if (op.type == Operation.Type.READ) {
-              system.get(op.key);
-            } else {
-              if (value == null || value.length != op.valueBytes) {
-                value = new byte[op.valueBytes];
-              }
-              // Random contents, so that compression does not hide the bytes.
-              random.nextBytes(value);
-              system.put(op.key, value);
-            }
-            counts[id]++;
-          }
+          counts[id] = apply(system, g, Long.MAX_VALUE, new java.util.SplittableRandom(id * 7919L + 1));
         } catch (Throwable e) {
           failure.compareAndSet(null, e);
         }
