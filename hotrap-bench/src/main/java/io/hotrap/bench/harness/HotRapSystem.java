@@ -62,6 +62,8 @@ public final class HotRapSystem implements BenchSystem {
 
   @Override
   public void close() {
+    // The store's counters as it closes, one line on stderr, for a look after a run.
+    System.err.println("hotrap stats at close (" + db.options().fastPath() + "): " + db.stats());
     db.close();
   }
 }
