@@ -44,6 +44,7 @@ public final class HotRapStats {
   private final long migrationNanos;
   private final long migrationFailures;
   private final long retentionOverrides;
+  private final long compactionsBeforeOverride;
   private final long writeStalls;
   private final long writeStallNanos;
   private final long writeStallTimeouts;
@@ -169,6 +170,7 @@ public final class HotRapStats {
     migrationNanos = c.migrationNanos.sum();
     migrationFailures = c.migrationFailures.sum();
     retentionOverrides = c.retentionOverrides.sum();
+    compactionsBeforeOverride = c.compactionsBeforeOverride.sum();
     writeStalls = c.writeStalls.sum();
     writeStallNanos = c.writeStallNanos.sum();
     writeStallTimeouts = c.writeStallTimeouts.sum();
@@ -333,6 +335,13 @@ public final class HotRapStats {
   /** Migration steps that demoted hot records because every candidate was hot and the budget was exceeded. */
   public long retentionOverrides() { return retentionOverrides; }
 
+  /**
+   * Times migration compacted the whole fast tier because a round had found only hot records:
+   * before it overrides retention it drops the older versions and brings the cold records of the
+   * upper levels down to where rounds look, once per check.
+   */
+  public long compactionsBeforeOverride() { return compactionsBeforeOverride; }
+
   /** User writes that waited for room on the fast tier. */
   public long writeStalls() { return writeStalls; }
 
@@ -487,6 +496,7 @@ public final class HotRapStats {
         + ", migrationPicks=" + migrationPicks + ", migrationPickMicros=" + migrationPickNanos / 1_000
         + ", migrationPickPeakBytes=" + migrationPickPeakBytes
         + ", migrationFailures=" + migrationFailures + ", retentionOverrides=" + retentionOverrides
+        + ", compactionsBeforeOverride=" + compactionsBeforeOverride
         + ", writeStalls=" + writeStalls + ", writeStallMillis=" + writeStallNanos / 1_000_000
         + ", writeStallTimeouts=" + writeStallTimeouts
         + ", promotionWaitsForRoom=" + promotionWaitsForRoom

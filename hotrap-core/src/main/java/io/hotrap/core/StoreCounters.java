@@ -34,6 +34,7 @@ final class StoreCounters {
   final LongAdder migrations = new LongAdder();
   final LongAdder migrationNanos = new LongAdder();
   final LongAdder retentionOverrides = new LongAdder();
+  final LongAdder compactionsBeforeOverride = new LongAdder();
   final LongAdder writeStalls = new LongAdder();
   final LongAdder writeStallNanos = new LongAdder();
   final LongAdder writeStallTimeouts = new LongAdder();

@@ -110,7 +110,8 @@ public final class SeparationPaired {
         }
       }
       BenchSystem.Counters[] before = {open[0].counters(), open[1].counters()};
-      HotRapStats separatedBefore = stats(open[1]);
+      HotRapStats[] statsBefore = {stats(open[0]), stats(open[1])};
+      HotRapStats separatedBefore = statsBefore[1];
       long[] ops = new long[2];
       long[] nanos = new long[2];
       double[] logRatios = new double[blocks];
@@ -140,7 +141,8 @@ public final class SeparationPaired {
         s.settle();
       }
       BenchSystem.Counters[] after = {open[0].counters(), open[1].counters()};
-      HotRapStats separatedAfter = stats(open[1]);
+      HotRapStats[] statsAfter = {stats(open[0]), stats(open[1])};
+      HotRapStats separatedAfter = statsAfter[1];
       double mean = Arrays.stream(logRatios).average().orElse(0);
       double var = Arrays.stream(logRatios).map(x -> (x - mean) * (x - mean)).sum() / (blocks - 1);
       // Consecutive blocks share background work (a compaction may span several), so their ratios
@@ -171,6 +173,18 @@ public final class SeparationPaired {
           + " (sd of log ratio %.3f, %d blocks)%n", systems[1], systems[0],
           (ops[1] / (double) nanos[1]) / (ops[0] / (double) nanos[0]), median, Math.exp(mean),
           Math.exp(mean - 1.96 * se), Math.exp(mean + 1.96 * se), Math.sqrt(var), blocks);
+      for (int s = 0; s < 2; s++) {
+        HotRapStats a = statsAfter[s];
+        HotRapStats b = statsBefore[s];
+        if (a != null && b != null) {
+          // Where a HotRAP store's time went besides the clients' own work.
+          out.printf("%d %-18s write stalls %d (%.1f s), migration %.1f s, demoted %.1f MiB, fast gets %.4f%n", s,
+              systems[s], a.writeStalls() - b.writeStalls(), (a.writeStallNanos() - b.writeStallNanos()) / 1e9,
+              (a.migrationNanos() - b.migrationNanos()) / 1e9, (a.bytesDemoted() - b.bytesDemoted()) / (double) (1 << 20),
+              (double) (a.getsServedFast() - b.getsServedFast())
+                  / Math.max(1, a.getsServedFast() + a.getsServedSlow() - b.getsServedFast() - b.getsServedSlow()));
+        }
+      }
       if (separatedBefore != null && separatedAfter != null) {
         out.printf("%s: writes routed to fast-hot during the blocks %d, skewed windows at the end %b,"
             + " writes the detector skipped %d, windows closed %d%n", systems[1],
