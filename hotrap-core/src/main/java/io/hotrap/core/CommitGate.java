@@ -54,6 +54,7 @@ final class CommitGate {
   }
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final java.util.concurrent.atomic.LongAdder exclusiveHolds = new java.util.concurrent.atomic.LongAdder();
   private final List<UpdatedKeys> movers = new CopyOnWriteArrayList<>();
   /** Per-stripe write counters and locks (rule P2 reads them; see {@link Promoter}). */
   private final StripedWriteCounters stripes;
@@ -128,8 +129,14 @@ final class CommitGate {
     return lock.hasQueuedThreads() && !lock.isWriteLocked() && lock.getReadLockCount() > 0;
   }
 
+  /** Exclusive holds taken since the gate was made (tests: who holds writers back, and how often). */
+  long exclusiveHolds() {
+    return exclusiveHolds.sum();
+  }
+
   /** Runs one mover batch with the gate held exclusive. */
   void commit(Commit commit) throws Exception {
+    exclusiveHolds.increment();
     lock.writeLock().lock();
     try {
       commit.run();

@@ -228,7 +228,12 @@ final class WriteHotSeparator implements AutoCloseable {
           maxKeys);
     }
     HotKeyIndex published = next;
-    gate.commit(() -> index = published);
+    if (!(published.isEmpty() && index.isEmpty())) {
+      // The gate held exclusive waits for every write in flight and holds back new ones. An empty
+      // index replacing an empty one changes nothing a writer can see, so unskewed windows,
+      // every window under uniform writes, take no hold (index is written on this thread only).
+      gate.commit(() -> index = published);
+    }
     coldSide(w.skewed);
     List<ByteArrayKey> leaving = new ArrayList<>();
     for (ByteArrayKey k : members) {

@@ -92,6 +92,26 @@ class WriteHotSeparationTest {
   }
 
   @Test
+  void uniformWritesNeverHoldTheGateExclusiveForTheSeparator() throws Exception {
+    // An exclusive hold waits for every write in flight and holds back new ones; an unskewed
+    // window that leaves the empty index empty must not take one. A budget no write fills and no
+    // reads: no migration or promotion commits either.
+    HotRapOptions o = options().fastBudgetBytes(1L << 30).promotion(false).build();
+    try (HotRapDB db = HotRapDB.open(o)) {
+      long holdsBefore = db.gate().exclusiveHolds();
+      for (int i = 0; i < 40_000; i++) { // ~8 MB: ~500 windows of 16 KiB, 1 in 8 counted
+        db.put(key(1_000_000 + i), value(i, 0, VALUE));
+      }
+      db.separator().awaitIdle();
+      HotRapStats s = db.stats();
+      assertFalse(s.writeSkewed(), s.toString());
+      assertTrue(s.writeHotWindows() >= 40, "windows closed: " + s);
+      assertTrue(s.writeSkewSkippedWrites() > 0, s.toString());
+      assertEquals(0, db.gate().exclusiveHolds() - holdsBefore, s.toString());
+    }
+  }
+
+  @Test
   void skewedWritesGoToFastHotAndGetsScansAndSnapshotsReadOneStore() throws Exception {
     io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
         new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
