@@ -81,6 +81,8 @@ class MainTest {
     outcomes.add(run("compare", "--dir", d, "--profile", "quick", "--workloads", "ro-zipf"));
     outcomes.add(run("quick", "--dir", d, "--no-such-option"));
     outcomes.add(run("quick", "--dir", d, "--block-cache-mib", "0"));
+    outcomes.add(run("run", "--dir", d, "--system", "hotrap", "--workload", "ro-dynamic",
+        "--phase-ops", "0"));
     for (Outcome o : outcomes) {
       assertEquals(2, o.code(), o.err());
       assertEquals(1, o.errLines().size(), o.err());

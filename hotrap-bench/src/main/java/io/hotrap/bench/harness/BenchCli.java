@@ -99,6 +99,11 @@ public final class BenchCli {
             + " at least 8 MiB (HotRAP's default)")
     Long blockCacheMib;
 
+    @Option(names = "--phase-ops",
+        description = "Operations per phase of the dynamic workload (seven phases). Default: 8,000"
+            + " per MiB of the fast budget")
+    Long phaseOps;
+
     Path slow() {
       return slowDir != null ? slowDir : dir.resolve("slow");
     }
@@ -116,7 +121,12 @@ public final class BenchCli {
         }
         cache = blockCacheMib << 20;
       }
-      return new Matrix(dir, slow(), results(), log, seed, !noDirectIo, cache);
+      if (phaseOps != null && phaseOps <= 0) {
+        throw new IllegalArgumentException(
+            "--phase-ops must be a positive number of operations but was " + phaseOps);
+      }
+      return new Matrix(dir, slow(), results(), log, seed, !noDirectIo, cache)
+          .dynamicPhaseOps(phaseOps == null ? 0 : phaseOps);
     }
 
     /**

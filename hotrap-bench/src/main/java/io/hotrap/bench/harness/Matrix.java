@@ -56,6 +56,8 @@ public final class Matrix {
   private final long seed;
   private final boolean directIo;
   private final long blockCacheBytes;
+  /** Operations per phase of the dynamic workload; 0 for {@link #DYNAMIC_OPS_PER_PHASE_PER_MIB}. */
+  private long dynamicPhaseOps;
   private final Map<String, Double> loadSeconds = new HashMap<>();
   private String slowDisk;
   /** The slow disk's cumulative reads by this process; null where they cannot be counted. */
@@ -79,6 +81,21 @@ public final class Matrix {
     this.seed = seed;
     this.directIo = directIo;
     this.blockCacheBytes = blockCacheBytes;
+  }
+
+  /**
+   * Sets the operations of each phase of the dynamic workload; 0 restores the default of
+   * {@value #DYNAMIC_OPS_PER_PHASE_PER_MIB} per MiB of the fast budget. Longer phases show where
+   * the hit rate and RALT's hot-set limit settle after each change, beyond the first seconds.
+   *
+   * @throws IllegalArgumentException if {@code ops} is negative
+   */
+  public Matrix dynamicPhaseOps(long ops) {
+    if (ops < 0) {
+      throw new IllegalArgumentException("dynamic phase operations must be >= 0 but were " + ops);
+    }
+    this.dynamicPhaseOps = ops;
+    return this;
   }
 
   /**
@@ -178,8 +195,9 @@ public final class Matrix {
     int valueBytes = r.recordBytes() - Profile.KEY_BYTES;
     long records = profile.records(r.recordBytes());
     boolean dynamic = r.workload().endsWith("-dynamic");
-    long ops = dynamic
-        ? 7 * DYNAMIC_OPS_PER_PHASE_PER_MIB * (profile.fastBudgetBytes() >> 20) : UNBOUNDED_OPS;
+    long perPhase = dynamicPhaseOps > 0 ? dynamicPhaseOps
+        : DYNAMIC_OPS_PER_PHASE_PER_MIB * (profile.fastBudgetBytes() >> 20);
+    long ops = dynamic ? 7 * perPhase : UNBOUNDED_OPS;
     return new WorkloadParams(records, valueBytes, ops, seed, WorkloadParams.DEFAULT_ZIPF_S);
   }
 
