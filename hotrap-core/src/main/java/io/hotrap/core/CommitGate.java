@@ -2,6 +2,7 @@ package io.hotrap.core;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -54,7 +55,7 @@ final class CommitGate {
   }
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-  private final java.util.concurrent.atomic.LongAdder exclusiveHolds = new java.util.concurrent.atomic.LongAdder();
+  private final LongAdder exclusiveHolds = new LongAdder();
   private final List<UpdatedKeys> movers = new CopyOnWriteArrayList<>();
   /** Per-stripe write counters and locks (rule P2 reads them; see {@link Promoter}). */
   private final StripedWriteCounters stripes;
