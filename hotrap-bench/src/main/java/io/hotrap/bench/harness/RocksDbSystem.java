@@ -32,7 +32,8 @@ import org.rocksdb.TickerType;
  *       directory]; RocksDB places whole levels by their target sizes (the paper's RocksDB-fat).
  *       L1's target is half the budget and RocksDB counts L0 as large as L1, so L0 and L1 fill the
  *       fast path and L2 onwards go to the slow one; a get is a fast hit when RocksDB found it in a
- *       memtable, L0 or L1 (its per-level get tickers).
+ *       memtable, L0 or L1 (its per-level get tickers). Its index and filter blocks stay with
+ *       the table readers, as those of HotRAP's slow tier do.
  * </ul>
  */
 final class RocksDbSystem implements BenchSystem {
@@ -62,6 +63,13 @@ final class RocksDbSystem implements BenchSystem {
       LRUCache cache = track(o.newBlockCache());
       BloomFilter filter = track(new BloomFilter(o.bloomBitsPerKey()));
       BlockBasedTableConfig table = RocksDbSystem.tableConfig(o, cache, filter);
+      if (tiered) {
+        // As HotRAP's slow tier (TierConfig.slow): index and filter blocks stay with the table
+        // readers, RocksDB's default. In the block cache they no longer fit once the slow levels
+        // grow: at a 256 MiB budget (2.8 GiB of data, 8 MiB cache) each slow get read the slow
+        // disk 2.64 times (docs/results/NOTES.md, "Hotspot at the paper profile's budget").
+        table.setCacheIndexAndFilterBlocks(false);
+      }
       statistics = track(new Statistics());
       statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
       Options options = track(new Options()
