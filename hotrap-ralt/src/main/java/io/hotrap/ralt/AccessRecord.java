@@ -146,22 +146,6 @@ final class AccessRecord {
     valueLength = newer.valueLength;
   }
 
-  /**
-   * Caps the counter at c_max periods of the R in force ({@code maxCounterBytes}, c_max·R) from
-   * {@code now} or the record's last access, whichever is later. A counter set while pacing had
-   * stretched R would otherwise outlast c_max periods once R shrinks back: after a hotspot moves,
-   * the misses pull R back to its base, and the old hotspot's keys stayed stable for c_max·R of the
-   * stretched R (docs/results/NOTES.md, "The dynamic workload with longer phases": 37 s at 16 MiB,
-   * with 163 MiB retained against 29 MiB demoted meanwhile). Every merge applies the cap, so a
-   * counter never exceeds c_max in units of the current R once its record is rewritten.
-   */
-  void capCounter(long now, long maxCounterBytes) {
-    long ceiling = Math.max(now, time) + maxCounterBytes;
-    if (stableUntil > ceiling) {
-      stableUntil = ceiling;
-    }
-  }
-
   static int compareKeys(byte[] a, int aOff, int aLen, byte[] b, int bOff, int bLen) {
     return java.util.Arrays.compareUnsigned(a, aOff, aOff + aLen, b, bOff, bOff + bLen);
   }

@@ -121,7 +121,6 @@ final class RunMerger {
       }
     };
     AccessRecord acc = new AccessRecord();
-    long maxCounterBytes = clock.maxCounterBytes;
     List<AccessRecord> same = new ArrayList<>();
     boolean ok = false;
     boolean complete = true;
@@ -137,7 +136,6 @@ final class RunMerger {
           advance(c, heap);
         }
         fold(same, acc);
-        acc.capCounter(now, maxCounterBytes);
         boolean stable = acc.isStable(now);
         double rank = clock.normalizedRank(acc);
         if (eviction != null) {
