@@ -67,7 +67,7 @@ final class RocksDbSystem implements BenchSystem {
         // As HotRAP's slow tier (TierConfig.slow): index and filter blocks stay with the table
         // readers, RocksDB's default. In the block cache they no longer fit once the slow levels
         // grow: at a 256 MiB budget (2.8 GiB of data, 8 MiB cache) each slow get read the slow
-        // disk 2.64 times (docs/results/NOTES.md, "Hotspot at the paper profile's budget").
+        // disk 2.64 times (docs/results/NOTES.md, "The paper profile's budget: 256 MiB").
         table.setCacheIndexAndFilterBlocks(false);
       }
       statistics = track(new Statistics());
