@@ -16,7 +16,8 @@ import java.nio.ByteOrder;
  * 6+K         8     time: the access clock (bytes accessed since the tracker was created) at the
  *                   record's last access; its tick is time / tickPeriodBytes
  * 14+K        4     score as of that tick, IEEE 754 float, big-endian
- * 18+K        8     stableUntil: access-clock value at which the stability counter reaches zero
+ * 18+K        8     stableUntil: decay-clock value ({@link Clock}) at which the stability counter
+ *                   reaches zero
  * 26+K        1     flags: bit 0 = accessed at least twice while tracked (Algorithm 1's tag t),
  *                   bit 1 = hot when written (counted in the file's hot bytes and Bloom filter),
  *                   bit 2 = shadowed: the key was hot in a deeper run when this record was written,
@@ -26,10 +27,10 @@ import java.nio.ByteOrder;
  *                   bytes are then not counted as hot again)
  * </pre>
  *
- * <p>The counter c of Algorithm 1 is kept as {@code stableUntil}: c decreases by one every R bytes
- * accessed, so {@code c = (stableUntil − now) / R}, and a record is stable while its tag is set and
- * {@code stableUntil > now}. That turns the paper's periodic decrement of every counter into nothing
- * at all. Not thread-safe.
+ * <p>The counter c of Algorithm 1 is kept as {@code stableUntil}: c decreases by one every base
+ * period R₀ of the decay clock, so {@code c = (stableUntil − now) / R₀}, and a record is stable while
+ * its tag is set and {@code stableUntil > now}, both on the decay clock. That turns the paper's
+ * periodic decrement of every counter into nothing at all. Not thread-safe.
  */
 final class AccessRecord {
   static final int MAX_KEY_LENGTH = 0xFFFF;
@@ -120,9 +121,9 @@ final class AccessRecord {
     stableHot = o.stableHot;
   }
 
-  /** Whether Algorithm 1 counts this record as stable at access clock {@code now}. */
-  boolean isStable(long now) {
-    return tagged && stableUntil > now;
+  /** Whether Algorithm 1 counts this record as stable at decay-clock time {@code decayNow}. */
+  boolean isStable(long decayNow) {
+    return tagged && stableUntil > decayNow;
   }
 
   /**
@@ -135,12 +136,13 @@ final class AccessRecord {
    * miss a tag, never invent one.
    */
   void mergeNewer(AccessRecord newer, Clock clock) {
-    boolean cameBackInTime = stableUntil > newer.time;
+    boolean cameBackInTime = stableUntil > clock.decayAt(newer.time);
     long t = Math.max(time, newer.time);
     score = clock.scorer.merge(score, clock.tick(time), newer.score, clock.tick(newer.time),
         clock.logAlpha);
-    long counter = Math.max(0, stableUntil - t) + Math.max(0, newer.stableUntil - t);
-    stableUntil = t + Math.min(counter, clock.maxCounterBytes);
+    long d = clock.decayAt(t);
+    long counter = Math.max(0, stableUntil - d) + Math.max(0, newer.stableUntil - d);
+    stableUntil = d + Math.min(counter, clock.maxCounterBytes);
     tagged = newer.tagged || cameBackInTime;
     time = t;
     valueLength = newer.valueLength;

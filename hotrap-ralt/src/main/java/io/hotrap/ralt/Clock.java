@@ -1,47 +1,134 @@
 package io.hotrap.ralt;
 
+import java.util.Arrays;
+
 /**
  * The time arithmetic of one tracker: ticks from the access clock (bytes accessed), the scorer and α,
- * and Algorithm 1's counter unit R. Everything but R is fixed; R is the option's
- * {@code counterDecayPeriodBytes} stretched by {@link #pace} (see {@link Ralt#record(byte[], int,
- * boolean)}). R is read without a lock: an access or merge that sees the previous R is as valid as
- * one that sees the next, since R only sets how long a counter lasts from then on.
+ * and Algorithm 1's counters, kept on a <em>decay clock</em>.
+ *
+ * <h2>The decay clock</h2>
+ * Algorithm 1 decrements every counter once per R bytes accessed, and R is paced ({@link
+ * Ralt#record(byte[], int, boolean)}): it is the option's {@code counterDecayPeriodBytes} stretched
+ * by the inverse of the missed share of recent accesses. Counters therefore live on a clock that
+ * advances by {@code accessed bytes / stretch}: one base period R₀ of that clock is one decrement of
+ * every counter, whatever R was while it passed. A counter is stored as the decay-clock value at which
+ * it reaches zero ({@code stableUntil}); an access adds Δc·R₀ to it, c_max·R₀ is its ceiling. When R
+ * shrinks — misses come back after a shift of the hotspot — every counter drains faster from then
+ * on, as the paper's periodic decrement would drain it; a counter fixed in access-clock bytes at the
+ * R of its last access would instead keep an old hotspot stable for c_max times the old, stretched R.
+ * With R constant the two are the same, shifted by a constant.
+ *
+ * <p>The mapping from access clock to decay clock is piecewise linear: {@link #pace} appends a
+ * breakpoint (access time, decay time, stretch from then on). At most {@link #MAX_BREAKPOINTS} are
+ * kept; an access time older than the oldest kept one is mapped with the largest stretch, which
+ * gives a decay time no earlier than the true one. Such a time only enters counters already drained
+ * or about to be, and an estimate that is too late can only shorten a counter or miss a tag (a key
+ * seen again in time), never lengthen one or invent a tag.
+ *
+ * <p>Thread-safety: {@link #pace} and {@link #reset} are called by one thread at a time (the
+ * recording thread under the tracker's buffer lock, or the opener); everything else reads an
+ * immutable timeline through a volatile field and may run on any thread.
  */
 final class Clock {
+  /** Breakpoints kept for mapping old access times; at least 2 MiB of accesses apart. */
+  static final int MAX_BREAKPOINTS = 4096;
+  /** A new stretch within this relative distance of the current one adds no breakpoint. */
+  private static final double STRETCH_TOLERANCE = 0.01;
+
   final Scorer scorer;
   final double logAlpha;
   final long tickPeriodBytes;
-  private final double deltaC;
-  private final double cMax;
+  /** Δc·R₀: what one access adds to a counter, decay-clock units. */
+  final long counterIncrementBytes;
+  /** c_max·R₀: the counter's ceiling, decay-clock units. */
+  final long maxCounterBytes;
   private final long basePeriodBytes;
+  private final double maxStretch;
   /** R, access-clock bytes. */
   private volatile long counterDecayPeriodBytes;
-  /** Δc·R: what one access adds to a counter, in access-clock bytes. */
-  volatile long counterIncrementBytes;
-  /** c_max·R: the counter's ceiling, in access-clock bytes. */
-  volatile long maxCounterBytes;
+  private volatile Timeline timeline;
+
+  /** Immutable breakpoints in access-time order; {@code stretch[i]} holds from {@code access[i]} on. */
+  private record Timeline(long[] access, double[] decay, double[] stretch) {
+    int last() {
+      return access.length - 1;
+    }
+  }
 
   Clock(RaltOptions o) {
     this.scorer = o.scorer();
     this.logAlpha = Math.log(o.alpha());
     this.tickPeriodBytes = o.tickPeriodBytes();
-    this.deltaC = o.deltaC();
-    this.cMax = o.cMax();
     this.basePeriodBytes = o.counterDecayPeriodBytes();
-    pace(1);
+    this.maxStretch = Math.max(1, o.maxDecayStretch());
+    this.counterIncrementBytes = saturatingMultiply(o.deltaC(), basePeriodBytes);
+    this.maxCounterBytes = saturatingMultiply(o.cMax(), basePeriodBytes);
+    this.counterDecayPeriodBytes = basePeriodBytes;
+    reset(0, 0);
   }
 
-  /** Sets R to the option's period times {@code stretch} (at least 1). */
-  void pace(double stretch) {
-    long period = (long) Math.min(Long.MAX_VALUE / 4, basePeriodBytes * Math.max(1, stretch));
-    counterIncrementBytes = saturatingMultiply(deltaC, period);
-    maxCounterBytes = saturatingMultiply(cMax, period);
+  /**
+   * Starts the timeline afresh at access time {@code accessTime}, decay time {@code decayTime}, R at
+   * its base: the state a tracker reopens with. Earlier access times map with the largest stretch.
+   */
+  void reset(long accessTime, long decayTime) {
+    counterDecayPeriodBytes = basePeriodBytes;
+    timeline = new Timeline(new long[] {accessTime}, new double[] {decayTime}, new double[] {1});
+  }
+
+  /**
+   * Sets R to the option's period times {@code stretch} (at least 1) from access time
+   * {@code accessTime} on; {@code accessTime} must not precede the previous call's.
+   */
+  void pace(double stretch, long accessTime) {
+    double s = Math.min(maxStretch, Math.max(1, stretch));
+    long period = (long) Math.min(Long.MAX_VALUE / 4, basePeriodBytes * s);
+    Timeline t = timeline;
+    int last = t.last();
+    double current = t.stretch[last];
+    if (accessTime == t.access[last] && s != current) {
+      double[] ss = t.stretch.clone();
+      ss[last] = s; // nothing after this instant has been mapped yet
+      timeline = new Timeline(t.access, t.decay, ss);
+    } else if (Math.abs(s - current) > STRETCH_TOLERANCE * current && accessTime > t.access[last]) {
+      double d = t.decay[last] + (accessTime - t.access[last]) / current; // unrounded
+      int keep = Math.min(t.access.length, MAX_BREAKPOINTS - 1);
+      int from = t.access.length - keep;
+      long[] a = Arrays.copyOfRange(t.access, from, from + keep + 1);
+      double[] dd = Arrays.copyOfRange(t.decay, from, from + keep + 1);
+      double[] ss = Arrays.copyOfRange(t.stretch, from, from + keep + 1);
+      a[keep] = accessTime;
+      dd[keep] = d;
+      ss[keep] = s;
+      timeline = new Timeline(a, dd, ss);
+    }
     counterDecayPeriodBytes = period;
   }
 
   /** R as last paced, access-clock bytes. */
   long counterDecayPeriodBytes() {
     return counterDecayPeriodBytes;
+  }
+
+  /** The decay-clock value at access time {@code accessTime}; non-decreasing in it. */
+  long decayAt(long accessTime) {
+    Timeline t = timeline;
+    int last = t.last();
+    if (accessTime >= t.access[last]) {
+      return (long) decayOn(t, last, accessTime);
+    }
+    if (accessTime < t.access[0]) {
+      return (long) Math.floor(t.decay[0] - (t.access[0] - accessTime) / maxStretch);
+    }
+    int i = Arrays.binarySearch(t.access, accessTime);
+    if (i < 0) {
+      i = -i - 2; // the breakpoint before it
+    }
+    return (long) decayOn(t, i, accessTime);
+  }
+
+  private static double decayOn(Timeline t, int i, long accessTime) {
+    return Math.floor(t.decay[i] + (accessTime - t.access[i]) / t.stretch[i]);
   }
 
   private static long saturatingMultiply(double a, long b) {
@@ -57,7 +144,7 @@ final class Clock {
   void initAccess(AccessRecord r, long time) {
     r.time = time;
     r.score = scorer.initialScore();
-    r.stableUntil = time + counterIncrementBytes;
+    r.stableUntil = decayAt(time) + counterIncrementBytes;
     r.tagged = false;
     r.hot = false;
   }

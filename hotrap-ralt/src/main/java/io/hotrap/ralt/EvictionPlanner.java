@@ -33,6 +33,7 @@ final class EvictionPlanner {
       return new Plan(HotThreshold.ALL, HotThreshold.ALL);
     }
     int[] picks = pickBlocks(totalBlocks, sampleBlocks, random);
+    long decayNow = clock.decayAt(now);
     Sample sample = new Sample();
     AccessRecord rec = new AccessRecord();
     int global = 0;
@@ -50,7 +51,7 @@ final class EvictionPlanner {
             if (hotInDeeperRun(v, r, rec)) {
               continue; // the deeper copy stands for the key; counting both would double it
             }
-            sample.add(rec.isStable(now), clock.normalizedRank(rec), rec.hotSize(),
+            sample.add(rec.isStable(decayNow), clock.normalizedRank(rec), rec.hotSize(),
                 rec.encodedSize());
           }
           p++;

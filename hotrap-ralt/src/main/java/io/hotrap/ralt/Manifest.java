@@ -23,25 +23,29 @@ import java.util.zip.CRC32C;
  * One file, {@code MANIFEST}, replaced whole: written to {@code MANIFEST.tmp}, then renamed over the
  * old one, so a reader sees the old or the new state, never a mix. Big-endian.
  * <pre>
- * magic "HRALTMF1" (8), format version = 1 (4)
- * access clock (8), next file id (8), evictions (8), clock at the last eviction (8)
+ * magic "HRALTMF1" (8), format version = 2 (4)
+ * access clock (8), decay clock at that access clock (8; {@link Clock}), next file id (8),
+ * evictions (8), clock at the last eviction (8)
  * hot threshold: stable class (1), normalized rank (8, IEEE 754 double)
  * hot-set limit (8), physical limit (8), stable hot bytes at the last eviction (8)
  * run count (4), then per run: run id (8), level (4), segment count (4), segment ids (8 each)
  * CRC32C of everything before it (4)
  * </pre>
+ * Version 1, written before counters moved to the decay clock, has no decay clock; it reads as a
+ * decay clock equal to the access clock, which is what version 1's counters were measured on.
  * Durability: the file is forced to disk only when the tracker closes ({@code sync = true}). After a
  * process crash the page cache still holds every write; after a power loss a stale or damaged
  * manifest or segment is detected by its checksum and the tracker continues from what is intact.
  */
-record Manifest(long clock, long nextFileId, long evictions, long lastEvictionClock,
+record Manifest(long clock, long decayClock, long nextFileId, long evictions, long lastEvictionClock,
     HotThreshold threshold, long hotSetLimit, long physicalLimit, long stableHotBytes,
     List<RunEntry> runs) {
 
   static final String FILE = "MANIFEST";
   private static final String TMP = "MANIFEST.tmp";
   private static final byte[] MAGIC = "HRALTMF1".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  private static final int VERSION = 1;
+  private static final int VERSION = 2;
+  private static final int VERSION_WITHOUT_DECAY_CLOCK = 1;
 
   /** One run: id, level and the ids of its segments in key order. */
   record RunEntry(long id, int level, long[] segmentIds) {}
@@ -52,6 +56,7 @@ record Manifest(long clock, long nextFileId, long evictions, long lastEvictionCl
     out.write(MAGIC);
     out.writeInt(VERSION);
     out.writeLong(clock);
+    out.writeLong(decayClock);
     out.writeLong(nextFileId);
     out.writeLong(evictions);
     out.writeLong(lastEvictionClock);
@@ -118,10 +123,11 @@ record Manifest(long clock, long nextFileId, long evictions, long lastEvictionCl
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(all, 0, all.length - 4));
     in.skipNBytes(MAGIC.length);
     int version = in.readInt();
-    if (version != VERSION) {
+    if (version != VERSION && version != VERSION_WITHOUT_DECAY_CLOCK) {
       throw new IOException("unsupported RALT manifest version " + version + " in " + file);
     }
     long clock = in.readLong();
+    long decayClock = version == VERSION_WITHOUT_DECAY_CLOCK ? clock : in.readLong();
     long nextFileId = in.readLong();
     long evictions = in.readLong();
     long lastEvictionClock = in.readLong();
@@ -147,7 +153,7 @@ record Manifest(long clock, long nextFileId, long evictions, long lastEvictionCl
       }
       runs.add(new RunEntry(id, level, ids));
     }
-    return new Manifest(clock, nextFileId, evictions, lastEvictionClock, threshold, hotSetLimit,
+    return new Manifest(clock, decayClock, nextFileId, evictions, lastEvictionClock, threshold, hotSetLimit,
         physicalLimit, stableHotBytes, runs);
   }
 }

@@ -79,6 +79,8 @@ public final class Ralt implements AutoCloseable {
   private long accessClock;
   private long accesses;
   /** Access bytes and missed bytes since R was last paced (see {@link #record(byte[], int, boolean)}). */
+  /** Access clock at the last hand-off of the active buffer. */
+  private long handedOffAt;
   private long pacingAccessBytes;
   private long pacingMissedBytes;
   private final BlockingQueue<AccessBuffer> spareBuffers = new ArrayBlockingQueue<>(QUEUED_BUFFERS + 1);
@@ -172,7 +174,9 @@ public final class Ralt implements AutoCloseable {
     Manifest m = r.manifest();
     if (m != null) {
       accessClock = m.clock();
+      handedOffAt = accessClock;
       flushedClock = m.clock();
+      clock.reset(m.clock(), m.decayClock());
       evictions = m.evictions();
       lastEvictionClock = m.lastEvictionClock();
       threshold = m.threshold();
@@ -259,12 +263,18 @@ public final class Ralt implements AutoCloseable {
       if (missed) {
         pacingMissedBytes += bytes;
       }
+      paceIfDue();
+      if (accessClock - handedOffAt >= clock.counterDecayPeriodBytes()) {
+        handOffActive();
+      }
     }
   }
 
   /**
    * Must hold bufferLock. Sets R from the accesses since the last pacing once they make half a
-   * buffer; called at every hand-off, before it, so the buffer's counters use it.
+   * buffer's bytes (keys and values: a buffer holds keys only, so many times more accesses fit in
+   * it), from the current access on. Called after every access, so R follows a change in the
+   * missed share within that many bytes, not within a buffer of keys.
    */
   private void paceIfDue() {
     if (pacingAccessBytes < options.bufferBytes() / 2) {
@@ -272,17 +282,17 @@ public final class Ralt implements AutoCloseable {
     }
     double stretch = pacingMissedBytes == 0 ? options.maxDecayStretch()
         : Math.min(options.maxDecayStretch(), (double) pacingAccessBytes / pacingMissedBytes);
-    clock.pace(stretch);
+    clock.pace(stretch, accessClock);
     pacingAccessBytes = 0;
     pacingMissedBytes = 0;
   }
 
   /** Must hold bufferLock. */
   private void handOffActive() {
+    handedOffAt = accessClock;
     if (active.isEmpty()) {
       return;
     }
-    paceIfDue();
     bufferSlots.acquireUninterruptibly();
     tasks.add(active);
     AccessBuffer next = spareBuffers.poll();
@@ -702,6 +712,7 @@ public final class Ralt implements AutoCloseable {
     try {
       b.aggregateAndSort(clock);
       long now = b.lastTime();
+      long decayNow = clock.decayAt(now);
       Run[] deeper = runsBelowLevel0(current);
       Run[] level0 = runsOnLevel0(current);
       SegmentSink sink = new SegmentSink(dir, options, io, () -> nextFileId++);
@@ -710,7 +721,7 @@ public final class Ralt implements AutoCloseable {
       try {
         for (int i = 0, n = b.distinctCount(); i < n; i++) {
           b.load(i, r);
-          annotate(r, now, deeper, level0, threshold);
+          annotate(r, decayNow, deeper, level0, threshold);
           sink.add(r);
         }
         sink.finishFile();
@@ -768,10 +779,10 @@ public final class Ralt implements AutoCloseable {
    * is a stricter test than Algorithm 1's (back before the counter runs out): the hot set's
    * unstable room is D_hs, far less than Δc·R of accesses.
    */
-  private void annotate(AccessRecord r, long now, Run[] deeperRuns, Run[] level0Runs,
+  private void annotate(AccessRecord r, long decayNow, Run[] deeperRuns, Run[] level0Runs,
       HotThreshold t) {
     r.shadowed = RunMerger.hotInAny(deeperRuns, r);
-    boolean stable = r.isStable(now);
+    boolean stable = r.isStable(decayNow);
     r.hot = !r.shadowed && t.admits(stable, clock.normalizedRank(r));
     boolean returned = r.shadowed || RunMerger.hotInAny(level0Runs, r);
     r.stableHot = (r.hot && stable) || returned;
@@ -928,7 +939,7 @@ public final class Ralt implements AutoCloseable {
       }
       entries.add(new Manifest.RunEntry(r.id, r.level, ids));
     }
-    new Manifest(flushedClock, nextFileId, evictions, lastEvictionClock, threshold, hotSetLimit,
+    new Manifest(flushedClock, clock.decayAt(flushedClock), nextFileId, evictions, lastEvictionClock, threshold, hotSetLimit,
         physicalLimit, stableHotBytes, entries).write(dir, sync);
   }
 

@@ -72,6 +72,7 @@ final class RunMerger {
    */
   boolean merge(List<Run> inputs, int outputLevel, Run[] olderRuns, HotThreshold hot,
       Eviction eviction, long now) throws IOException {
+    long decayNow = clock.decayAt(now);
     int k = inputs.size();
     RunCursor[] cursors = new RunCursor[k];
     for (int i = 0; i < k; i++) {
@@ -136,7 +137,7 @@ final class RunMerger {
           advance(c, heap);
         }
         fold(same, acc);
-        boolean stable = acc.isStable(now);
+        boolean stable = acc.isStable(decayNow);
         double rank = clock.normalizedRank(acc);
         if (eviction != null) {
           if (!eviction.keep().admits(stable, rank)) {

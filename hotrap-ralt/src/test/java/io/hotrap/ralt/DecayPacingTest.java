@@ -94,6 +94,57 @@ class DecayPacingTest {
 
   private static final int TARGETS = 16;
 
+  /**
+   * Algorithm 1 decrements every counter once per R of accesses, with R as it is at each decrement.
+   * Targets read while the fast tier served nearly everything (R at four base periods) carry full
+   * counters, c_max periods. When misses come back (a shifted hotspot), R returns to its base and
+   * those counters must drain within about c_max base periods of accesses: here 2·c_max base
+   * periods of missed accesses leave none of them stable. Counters fixed in accessed bytes at the R
+   * of their last access would last c_max·4 base periods and all 16 would stay stable. The control:
+   * as many accesses served by the fast tier leave them all stable.
+   */
+  @Test
+  void countersDrainAtTheBasePeriodOnceMissesComeBack() {
+    double cMax = RaltOptions.DEFAULT_C_MAX;
+    long drain = (long) (2 * cMax * BASE_PERIOD);
+    int afterMisses = stableAfter(dir.resolve("missed"), drain, 1);
+    assertTrue(afterMisses <= TARGETS / 8,
+        afterMisses + " of " + TARGETS + " keys still stable after 2·c_max base periods of misses");
+    assertEquals(TARGETS, stableAfter(dir.resolve("served"), drain, 0),
+        "with the accesses served by the fast tier, R stays stretched and the keys stable");
+  }
+
+  /** Targets made stable under hits, then {@code bytes} of other accesses, missed as given. */
+  private int stableAfter(Path d, long bytes, int missEvery) {
+    try (Ralt ralt = Ralt.open(options(d).maxDecayStretch(4).build())) {
+      for (int round = 0; round < 8; round++) {
+        for (int i = 0; i < TARGETS; i++) {
+          ralt.record(key("target", i), VALUE_BYTES, false);
+        }
+        fill(ralt, BASE_PERIOD / 4, 0);
+      }
+      // More hits, so that evictions (due every R) fold each target's records into one under the
+      // stretched R before the other accesses begin: 1.5 periods of R, about a period and a half
+      // of the targets' 5.
+      fill(ralt, 6 * BASE_PERIOD, 0);
+      assertEquals(4 * BASE_PERIOD, ralt.stats().counterDecayPeriodBytes(), "hits stretch R");
+      long done = 0;
+      for (int i = 0; done < bytes; i++) {
+        byte[] k = key("other", i % 1000);
+        ralt.record(k, VALUE_BYTES, missEvery > 0 && i % missEvery == 0);
+        done += k.length + VALUE_BYTES;
+      }
+      ralt.awaitQuiescence();
+      int stable = 0;
+      for (int i = 0; i < TARGETS; i++) {
+        if (ralt.isStableHot(key("target", i))) {
+          stable++;
+        }
+      }
+      return stable;
+    }
+  }
+
   /** How many of {@link #TARGETS} keys, each accessed twice three base periods apart, are stable. */
   private int stableOnReturn(Path d, double maxStretch) {
     try (Ralt ralt = Ralt.open(options(d).maxDecayStretch(maxStretch).build())) {
