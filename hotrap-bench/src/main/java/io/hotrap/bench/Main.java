@@ -5,6 +5,7 @@ import io.hotrap.bench.harness.BenchVersion;
 import io.hotrap.bench.ralt.RaltDemo;
 import io.hotrap.bench.ralt.RaltMemory;
 import io.hotrap.bench.ralt.RaltWriteAmplification;
+import io.hotrap.bench.ralt.RaltShift;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -30,6 +31,10 @@ public final class Main {
       "  ralt-memory  memory per tracked hot key: RALT's account, JVM heap and buffer pools",
       "               [--dir hotrap-data/ralt-memory] [--keys 4000000] [--hot-fraction 0.05]",
       "               [--accesses 6000000] [--fast-disk-mib data/5] [--seed 3]",
+      "  ralt-shift   RALT alone through a shift of a hotspot-5% to a disjoint one: hit rate per",
+      "               window and accesses until back within 2 points [--dir hotrap-data/ralt-shift]",
+      "               [--keys 180224] [--before 1200000] [--after 600000] [--fast-disk-mib 16]",
+      "               [--window 20000] [--seed 1]",
       "  ralt-wa      RALT bytes written per access on hotspot-5%, Zipfian and uniform streams",
       "               [--dir hotrap-data/ralt-wa] [--keys 1000000] [--accesses 5000000]",
       "               [--fast-disk-mib 200] [--streams hotspot5,zipfian,uniform]",
@@ -103,6 +108,9 @@ public final class Main {
           return 0;
         case "ralt-memory":
           RaltMemory.run(rest, out);
+          return 0;
+        case "ralt-shift":
+          RaltShift.run(rest, out);
           return 0;
         case "ralt-wa":
           RaltWriteAmplification.run(rest, out);

@@ -132,6 +132,27 @@ class MainTest {
   }
 
   @Test
+  void raltShiftRejectsAWindowThatIsNotAMultipleOfTheCheckInterval() {
+    assertOneLineUsageError(run("ralt-shift", "--dir", tmp.resolve("rs").toString(), "--window",
+        "1234"), "--window must be a positive multiple of 5000");
+    assertFalse(java.nio.file.Files.exists(tmp.resolve("rs")));
+  }
+
+  /** RALT learns the first hotspot, misses the shifted one at first, then reports its recovery. */
+  @Test
+  void raltShiftLearnsTheHotspotAndReportsTheRecoveryAfterTheShift() {
+    Outcome o = run("ralt-shift", "--dir", tmp.resolve("rs").toString(), "--keys", "20000",
+        "--before", "200000", "--after", "100000", "--window", "10000", "--fast-disk-mib", "4");
+    assertEquals(0, o.code(), o.err());
+    java.util.regex.Matcher before = java.util.regex.Pattern
+        .compile("before the shift \\(last window\\) ([0-9.]+);.*\\R([0-9.]+) ").matcher(o.out());
+    assertTrue(before.find(), o.out());
+    assertTrue(Double.parseDouble(before.group(1)) > 0.8, "hotspot learned: " + o.out());
+    assertTrue(Double.parseDouble(before.group(2)) < 0.5, "the shift is first missed: " + o.out());
+    assertTrue(o.out().contains("back within 2 points after"), o.out());
+  }
+
+  @Test
   void versionPrintsTheProjectVersionBeforeAndAfterTheCommand() {
     for (String[] args : List.of(new String[] {"--version"}, new String[] {"-V"},
         new String[] {"run", "--version"}, new String[] {"quick", "--version"})) {

@@ -56,6 +56,16 @@ public abstract class AccessStream {
     return new HotspotStream(keyCount, hotFraction, 0, hotShare, seed);
   }
 
+  /**
+   * As {@link #hotspot(int, double, double, long)}, with the hot window starting at popularity rank
+   * {@code firstHotRank}: the same seed and a different start give a disjoint hotspot over the same
+   * ranking, the shifted stage of the paper's dynamic workload.
+   */
+  public static HotspotStream hotspot(
+      int keyCount, double hotFraction, int firstHotRank, double hotShare, long seed) {
+    return new HotspotStream(keyCount, hotFraction, firstHotRank, hotShare, seed);
+  }
+
   /** Zipfian with exponent {@code s} over popularity ranks (the paper uses s = 0.99). */
   public static ZipfianStream zipfian(int keyCount, double s, long seed) {
     return new ZipfianStream(keyCount, s, seed);
