@@ -60,7 +60,7 @@ public final class Runner {
     for (int t = 0; t < threads; t++) {
       gens.add(workload.loader(t, threads));
     }
-    runClients(gens, system, Long.MAX_VALUE, done, null, null, new AtomicReference<>(), null,
+    runClients(gens, system, Long.MAX_VALUE, done, null, null, new PhaseMark(List.of("load")), null,
         () -> progress.update(done.sum()));
     progress.finish();
     out.println("settling " + system.name() + " after the load");
@@ -80,7 +80,7 @@ public final class Runner {
     }
     LongAdder done = new LongAdder();
     LatencyRecorder latency = new LatencyRecorder();
-    AtomicReference<String> phase = new AtomicReference<>(workload.phases().get(0));
+    PhaseMark phase = new PhaseMark(workload.phases());
     BlockCacheProbe.Totals blockCache = new BlockCacheProbe.Totals();
     Sampler sampler = new Sampler(system, done, latency, phase, blockCache);
     BenchSystem.FlashCounters flashBefore = system.flash();
@@ -212,22 +212,21 @@ public final class Runner {
    */
   private void runClients(List<OperationGenerator> gens, BenchSystem system, long deadline,
       LongAdder done, LatencyRecorder latency, BlockCacheProbe.Totals blockCache,
-      AtomicReference<String> phase, AccessLog accesses, Runnable progress)
+      PhaseMark phase, AccessLog accesses, Runnable progress)
       throws InterruptedException {
     CountDownLatch finished = new CountDownLatch(gens.size());
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> clients = new ArrayList<>();
     for (int t = 0; t < gens.size(); t++) {
       OperationGenerator gen = gens.get(t);
-      boolean reportsPhase = t == 0;
       Thread c = new Thread(() -> {
         try {
           if (blockCache == null) {
-            client(gen, system, deadline, done, latency, reportsPhase ? phase : null, failure, null,
+            client(gen, system, deadline, done, latency, phase, failure, null,
                 accesses);
           } else {
             try (BlockCacheProbe probe = new BlockCacheProbe(blockCache)) {
-              client(gen, system, deadline, done, latency, reportsPhase ? phase : null, failure,
+              client(gen, system, deadline, done, latency, phase, failure,
                   probe, accesses);
             }
           }
@@ -257,12 +256,13 @@ public final class Runner {
   }
 
   private static void client(OperationGenerator gen, BenchSystem system, long deadline,
-      LongAdder done, LatencyRecorder latency, AtomicReference<String> phase,
+      LongAdder done, LatencyRecorder latency, PhaseMark phase,
       AtomicReference<Throwable> failure, BlockCacheProbe probe, AccessLog accesses) {
     Operation op = new Operation();
     Map<Integer, byte[]> values = new HashMap<>();
     SplittableRandom random = new SplittableRandom(Thread.currentThread().getId());
     int n = 0;
+    String lastPhase = null;
     while (gen.next(op)) {
       if (accesses != null) {
         accesses.append(op.keyId, op.type != Operation.Type.READ);
@@ -281,8 +281,9 @@ public final class Runner {
         system.put(op.key, v);
       }
       done.increment();
-      if (phase != null && op.phase != null) {
-        phase.lazySet(op.phase);
+      if (op.phase != null && !op.phase.equals(lastPhase)) {
+        lastPhase = op.phase;
+        phase.reached(op.phase);
       }
       if ((++n & 63) == 0) {
         if (probe != null) {

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -29,7 +28,7 @@ final class Sampler {
   private final BenchSystem system;
   private final LongAdder operations;
   private final LatencyRecorder latency;
-  private final AtomicReference<String> phase;
+  private final PhaseMark phase;
   private final BlockCacheProbe.Totals blockCache;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "bench-sampler");
@@ -55,7 +54,7 @@ final class Sampler {
   private long lastBlockMisses;
 
   Sampler(BenchSystem system, LongAdder operations, LatencyRecorder latency,
-      AtomicReference<String> phase, BlockCacheProbe.Totals blockCache) {
+      PhaseMark phase, BlockCacheProbe.Totals blockCache) {
     this.system = system;
     this.operations = operations;
     this.latency = latency;
@@ -110,7 +109,7 @@ final class Sampler {
     long io = ioBytes();
     peakRss = Math.max(peakRss, rss);
     double cpu = processCpu - lastProcessCpu;
-    samples.add(new Sample((now - start) / 1e9, phase.get(), ops - lastOps,
+    samples.add(new Sample((now - start) / 1e9, phase.current(), ops - lastOps,
         (ops - lastOps) / seconds,
         gets == 0 ? Double.NaN : (double) fastGets / gets,
         lat.p50Micros(), lat.p99Micros(),
