@@ -149,6 +149,20 @@ final class Clock {
     r.hot = false;
   }
 
+  /**
+   * The rank a threshold compares ({@link HotThreshold}): for a stable record, the decay-clock time
+   * its counter runs out; for any other, the scorer's normalized rank. Both are fixed until the
+   * record changes, so a threshold chosen at one eviction keeps meaning the same until the next.
+   * Among stable records the counter decides because it measures recent repeated access: when more
+   * records are stable than the hot set holds — an old hotspot whose counters are draining beside a
+   * new one whose counters are full — the records still being read are kept. Smoothed scores
+   * remember about 1/(1 − α) ticks (a hundred times the fast disk's size in accesses) and would keep
+   * the old hotspot instead until its counters ran out.
+   */
+  double rank(AccessRecord r, boolean stable) {
+    return stable ? r.stableUntil : normalizedRank(r);
+  }
+
   /** The record's normalized rank, taken at the exact (fractional) tick of its last access. */
   double normalizedRank(AccessRecord r) {
     return scorer.normalizedRank(r.score, (double) r.time / tickPeriodBytes, logAlpha);

@@ -138,7 +138,7 @@ final class RunMerger {
         }
         fold(same, acc);
         boolean stable = acc.isStable(decayNow);
-        double rank = clock.normalizedRank(acc);
+        double rank = clock.rank(acc, stable);
         if (eviction != null) {
           if (!eviction.keep().admits(stable, rank)) {
             continue;
