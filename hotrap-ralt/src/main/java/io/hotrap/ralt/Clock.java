@@ -149,18 +149,27 @@ final class Clock {
     r.hot = false;
   }
 
+  /** Added to the normalized rank of a stable record with at least Δc periods left on its counter. */
+  static final double FRESH_STABLE_BONUS = 1e12;
+
   /**
-   * The rank a threshold compares ({@link HotThreshold}): for a stable record, the decay-clock time
-   * its counter runs out; for any other, the scorer's normalized rank. Both are fixed until the
-   * record changes, so a threshold chosen at one eviction keeps meaning the same until the next.
-   * Among stable records the counter decides because it measures recent repeated access: when more
-   * records are stable than the hot set holds — an old hotspot whose counters are draining beside a
-   * new one whose counters are full — the records still being read are kept. Smoothed scores
-   * remember about 1/(1 − α) ticks (a hundred times the fast disk's size in accesses) and would keep
-   * the old hotspot instead until its counters ran out.
+   * The rank a threshold compares ({@link HotThreshold}) at decay-clock time {@code decayNow}: the
+   * scorer's normalized rank, and for a stable record whose counter still holds at least Δc periods
+   * (what one access adds) a bonus above every other stable record. Such a record was read again
+   * within the last c_max − Δc periods, or has just become stable. When more records are stable
+   * than the hot set holds — an old hotspot draining beside a new one whose counters are full — the
+   * records still being read are kept; smoothed scores remember about 1/(1 − α) ticks (a hundred
+   * times the fast disk's size in accesses) and by themselves keep the old hotspot until its
+   * counters run out. Among fresh stable records, as among the rest, the score decides, so a
+   * steady skew (Zipf) keeps its frequency order. The bonus is set when the record is written and
+   * re-decided at each merge, as stability is.
    */
-  double rank(AccessRecord r, boolean stable) {
-    return stable ? r.stableUntil : normalizedRank(r);
+  double rank(AccessRecord r, boolean stable, long decayNow) {
+    double rank = normalizedRank(r);
+    if (stable && r.stableUntil - decayNow >= counterIncrementBytes) {
+      rank += FRESH_STABLE_BONUS;
+    }
+    return rank;
   }
 
   /** The record's normalized rank, taken at the exact (fractional) tick of its last access. */

@@ -51,7 +51,7 @@ final class EvictionPlanner {
             if (hotInDeeperRun(v, r, rec)) {
               continue; // the deeper copy stands for the key; counting both would double it
             }
-            sample.add(rec.isStable(decayNow), clock.rank(rec, rec.isStable(decayNow)), rec.hotSize(),
+            sample.add(rec.isStable(decayNow), clock.rank(rec, rec.isStable(decayNow), decayNow), rec.hotSize(),
                 rec.encodedSize());
           }
           p++;

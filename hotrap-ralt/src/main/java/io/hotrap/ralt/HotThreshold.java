@@ -2,9 +2,9 @@ package io.hotrap.ralt;
 
 /**
  * The boundary of the hot set (or of what an eviction keeps) as a rank: stable records rank above
- * all unstable ones (the official HotRAP code adds a large constant to stable scores). Within the
- * unstable class the scorer's normalized rank decides; within the stable class, when the record's
- * stability counter runs out ({@link Clock#rank}), where the paper keeps the score. Immutable.
+ * all unstable ones (the official HotRAP code adds a large constant to stable scores), and within
+ * each class the scorer's normalized rank decides — with stable records read again recently (their
+ * counters still hold Δc periods) above the other stable ones ({@link Clock#rank}). Immutable.
  *
  * <p>Because normalized ranks are invariant under decay, a threshold chosen at one eviction keeps
  * selecting the same records until their scores or stability change.

@@ -33,8 +33,8 @@ import java.util.zip.CRC32C;
  * </pre>
  * Version 1, written before counters moved to the decay clock, has no decay clock; it reads as a
  * decay clock equal to the access clock, which is what version 1's counters were measured on. Its
- * threshold ranked stable records by score; read back, it admits every stable record until the
- * next eviction sets a threshold on counters.
+ * threshold knew no bonus for fresh stable records ({@link Clock#rank}); read back, it admits every
+ * fresh stable record until the next eviction sets a new one.
  * Durability: the file is forced to disk only when the tracker closes ({@code sync = true}). After a
  * process crash the page cache still holds every write; after a power loss a stale or damaged
  * manifest or segment is detected by its checksum and the tracker continues from what is intact.

@@ -783,7 +783,7 @@ public final class Ralt implements AutoCloseable {
       HotThreshold t) {
     r.shadowed = RunMerger.hotInAny(deeperRuns, r);
     boolean stable = r.isStable(decayNow);
-    r.hot = !r.shadowed && t.admits(stable, clock.rank(r, stable));
+    r.hot = !r.shadowed && t.admits(stable, clock.rank(r, stable, decayNow));
     boolean returned = r.shadowed || RunMerger.hotInAny(level0Runs, r);
     r.stableHot = (r.hot && stable) || returned;
   }

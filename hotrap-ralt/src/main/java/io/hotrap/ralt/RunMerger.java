@@ -138,7 +138,7 @@ final class RunMerger {
         }
         fold(same, acc);
         boolean stable = acc.isStable(decayNow);
-        double rank = clock.rank(acc, stable);
+        double rank = clock.rank(acc, stable, decayNow);
         if (eviction != null) {
           if (!eviction.keep().admits(stable, rank)) {
             continue;
