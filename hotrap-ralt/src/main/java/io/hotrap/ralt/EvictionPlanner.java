@@ -51,8 +51,8 @@ final class EvictionPlanner {
             if (hotInDeeperRun(v, r, rec)) {
               continue; // the deeper copy stands for the key; counting both would double it
             }
-            sample.add(rec.isStable(decayNow), clock.rank(rec, rec.isStable(decayNow), decayNow), rec.hotSize(),
-                rec.encodedSize());
+            boolean stable = rec.isStable(decayNow);
+            sample.add(stable, clock.rank(rec, stable, decayNow), rec.hotSize(), rec.encodedSize());
           }
           p++;
         }
