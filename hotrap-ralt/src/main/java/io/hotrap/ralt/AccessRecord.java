@@ -136,11 +136,12 @@ final class AccessRecord {
    * miss a tag, never invent one.
    */
   void mergeNewer(AccessRecord newer, Clock clock) {
-    boolean cameBackInTime = stableUntil > clock.decayAt(newer.time);
+    long newerDecay = clock.decayAt(newer.time);
+    boolean cameBackInTime = stableUntil > newerDecay;
     long t = Math.max(time, newer.time);
     score = clock.scorer.merge(score, clock.tick(time), newer.score, clock.tick(newer.time),
         clock.logAlpha);
-    long d = clock.decayAt(t);
+    long d = t == newer.time ? newerDecay : clock.decayAt(t);
     long counter = Math.max(0, stableUntil - d) + Math.max(0, newer.stableUntil - d);
     stableUntil = d + Math.min(counter, clock.maxCounterBytes);
     tagged = newer.tagged || cameBackInTime;

@@ -34,6 +34,8 @@ final class Clock {
   static final int MAX_BREAKPOINTS = 4096;
   /** A new stretch within this relative distance of the current one adds no breakpoint. */
   private static final double STRETCH_TOLERANCE = 0.01;
+  /** Added to the normalized rank of a stable record with at least Δc periods left on its counter. */
+  static final double FRESH_STABLE_BONUS = 1e12;
 
   final Scorer scorer;
   final double logAlpha;
@@ -148,9 +150,6 @@ final class Clock {
     r.tagged = false;
     r.hot = false;
   }
-
-  /** Added to the normalized rank of a stable record with at least Δc periods left on its counter. */
-  static final double FRESH_STABLE_BONUS = 1e12;
 
   /**
    * The rank a threshold compares ({@link HotThreshold}) at decay-clock time {@code decayNow}: the

@@ -39,8 +39,8 @@ import java.util.zip.CRC32C;
  * process crash the page cache still holds every write; after a power loss a stale or damaged
  * manifest or segment is detected by its checksum and the tracker continues from what is intact.
  */
-record Manifest(long clock, long decayClock, long nextFileId, long evictions, long lastEvictionClock,
-    HotThreshold threshold, long hotSetLimit, long physicalLimit, long stableHotBytes,
+record Manifest(long clock, long decayClock, long nextFileId, long evictions,
+    long lastEvictionClock, HotThreshold threshold, long hotSetLimit, long physicalLimit, long stableHotBytes,
     List<RunEntry> runs) {
 
   static final String FILE = "MANIFEST";
@@ -155,7 +155,7 @@ record Manifest(long clock, long decayClock, long nextFileId, long evictions, lo
       }
       runs.add(new RunEntry(id, level, ids));
     }
-    return new Manifest(clock, decayClock, nextFileId, evictions, lastEvictionClock, threshold, hotSetLimit,
-        physicalLimit, stableHotBytes, runs);
+    return new Manifest(clock, decayClock, nextFileId, evictions, lastEvictionClock, threshold,
+        hotSetLimit, physicalLimit, stableHotBytes, runs);
   }
 }

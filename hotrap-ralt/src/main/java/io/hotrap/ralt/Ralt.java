@@ -78,9 +78,9 @@ public final class Ralt implements AutoCloseable {
   private AccessBuffer active;
   private long accessClock;
   private long accesses;
-  /** Access bytes and missed bytes since R was last paced (see {@link #record(byte[], int, boolean)}). */
   /** Access clock at the last hand-off of the active buffer. */
   private long handedOffAt;
+  /** Access bytes and missed bytes since R was last paced (see {@link #record(byte[], int, boolean)}). */
   private long pacingAccessBytes;
   private long pacingMissedBytes;
   private final BlockingQueue<AccessBuffer> spareBuffers = new ArrayBlockingQueue<>(QUEUED_BUFFERS + 1);
@@ -939,8 +939,9 @@ public final class Ralt implements AutoCloseable {
       }
       entries.add(new Manifest.RunEntry(r.id, r.level, ids));
     }
-    new Manifest(flushedClock, clock.decayAt(flushedClock), nextFileId, evictions, lastEvictionClock, threshold, hotSetLimit,
-        physicalLimit, stableHotBytes, entries).write(dir, sync);
+    new Manifest(flushedClock, clock.decayAt(flushedClock), nextFileId, evictions,
+        lastEvictionClock, threshold, hotSetLimit, physicalLimit, stableHotBytes, entries)
+        .write(dir, sync);
   }
 
 }

@@ -222,12 +222,10 @@ public final class Runner {
       Thread c = new Thread(() -> {
         try {
           if (blockCache == null) {
-            client(gen, system, deadline, done, latency, phase, failure, null,
-                accesses);
+            client(gen, system, deadline, done, latency, phase, failure, null, accesses);
           } else {
             try (BlockCacheProbe probe = new BlockCacheProbe(blockCache)) {
-              client(gen, system, deadline, done, latency, phase, failure,
-                  probe, accesses);
+              client(gen, system, deadline, done, latency, phase, failure, probe, accesses);
             }
           }
         } catch (Throwable e) {
