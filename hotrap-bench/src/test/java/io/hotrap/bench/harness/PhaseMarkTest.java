@@ -3,9 +3,8 @@ package io.hotrap.bench.harness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.util.ArrayList;
+import io.hotrap.bench.Together;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 class PhaseMarkTest {
@@ -28,28 +27,12 @@ class PhaseMarkTest {
   @Test
   void manyClientsReportingAtOnceLeaveTheFurthestPhase() throws InterruptedException {
     PhaseMark mark = new PhaseMark(PHASES);
-    CountDownLatch start = new CountDownLatch(1);
-    List<Thread> clients = new ArrayList<>();
-    for (int t = 0; t < 8; t++) {
+    Together.run(8, "phase-client", t -> {
       int furthest = t % PHASES.size();
-      Thread c = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-        for (int i = 0; i < 10_000; i++) {
-          mark.reached(PHASES.get(i % (furthest + 1)));
-        }
-      }, "phase-client-" + t);
-      clients.add(c);
-      c.start();
-    }
-    start.countDown();
-    for (Thread c : clients) {
-      c.join();
-    }
+      for (int i = 0; i < 10_000; i++) {
+        mark.reached(PHASES.get(i % (furthest + 1)));
+      }
+    });
     assertEquals("hotspot-3%", mark.current());
   }
 

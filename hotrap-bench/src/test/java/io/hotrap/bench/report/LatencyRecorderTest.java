@@ -3,9 +3,7 @@ package io.hotrap.bench.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import io.hotrap.bench.Together;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,30 +19,14 @@ class LatencyRecorderTest {
   @Test
   void fourThreadsRecordingDisjointRangesGiveTheCombinedPercentiles() throws Exception {
     LatencyRecorder recorder = new LatencyRecorder();
-    CountDownLatch start = new CountDownLatch(1);
-    List<Thread> threads = new ArrayList<>();
     // Thread t records (10,000 t + 1) .. 10,000 (t + 1) µs, in shuffled order; together 1..40,000.
-    for (int t = 0; t < 4; t++) {
+    Together.run(4, "recorder", t -> {
       int base = t * 10_000;
-      Thread thread = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-        for (int i = 0; i < 10_000; i++) {
-          int micros = base + 1 + (int) ((i * 7_919L) % 10_000);
-          recorder.recordNanos(micros * 1_000L);
-        }
-      });
-      thread.start();
-      threads.add(thread);
-    }
-    start.countDown();
-    for (Thread thread : threads) {
-      thread.join();
-    }
+      for (int i = 0; i < 10_000; i++) {
+        int micros = base + 1 + (int) ((i * 7_919L) % 10_000);
+        recorder.recordNanos(micros * 1_000L);
+      }
+    });
 
     LatencyRecorder.Interval interval = recorder.interval();
 
