@@ -6,6 +6,7 @@ import io.hotrap.bench.ralt.RaltDemo;
 import io.hotrap.bench.ralt.RaltMemory;
 import io.hotrap.bench.ralt.RaltWriteAmplification;
 import io.hotrap.bench.ralt.RaltShift;
+import io.hotrap.bench.ralt.RaltStages;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -35,6 +36,10 @@ public final class Main {
       "               window and accesses until back within 2 points [--dir hotrap-data/ralt-shift]",
       "               [--keys 180224] [--before 1200000] [--after 600000] [--fast-disk-mib 16]",
       "               [--window 20000] [--seed 1]",
+      "  ralt-stages  RALT alone through the dynamic workload's hotspot stages: per stage the",
+      "               plateau hit rate, accesses to reach it, hot-set limit against the hotspot",
+      "               [--dir hotrap-data/ralt-stages] [--keys 180224] [--stage-accesses 1200000]",
+      "               [--fast-disk-mib 16] [--window 20000] [--seed 1] [--windows no]",
       "  ralt-wa      RALT bytes written per access on hotspot-5%, Zipfian and uniform streams",
       "               [--dir hotrap-data/ralt-wa] [--keys 1000000] [--accesses 5000000]",
       "               [--fast-disk-mib 200] [--streams hotspot5,zipfian,uniform]",
@@ -111,6 +116,9 @@ public final class Main {
           return 0;
         case "ralt-shift":
           RaltShift.run(rest, out);
+          return 0;
+        case "ralt-stages":
+          RaltStages.run(rest, out);
           return 0;
         case "ralt-wa":
           RaltWriteAmplification.run(rest, out);

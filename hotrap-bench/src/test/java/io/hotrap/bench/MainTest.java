@@ -152,6 +152,25 @@ class MainTest {
     assertTrue(o.out().contains("back within 2 points after"), o.out());
   }
 
+  /** Every stage learns its hotspot; the limit at each stage's end is reported against it. */
+  @Test
+  void raltStagesReportsEachStagesPlateauAndLimit() {
+    Outcome o = run("ralt-stages", "--dir", tmp.resolve("st").toString(), "--keys", "20000",
+        "--stage-accesses", "100000", "--window", "10000", "--fast-disk-mib", "4");
+    assertEquals(0, o.code(), o.err());
+    java.util.regex.Matcher row = java.util.regex.Pattern
+        .compile("(?m)^(hotspot-\\S+)\\s+([0-9.]+)\\s.*\\s([0-9.]+)x$").matcher(o.out());
+    int stages = 0;
+    while (row.find()) {
+      stages++;
+      assertTrue(Double.parseDouble(row.group(2)) > 0.8, "plateau of " + row.group(1) + ": " + o.out());
+      assertTrue(Double.parseDouble(row.group(3)) >= 1.0, "limit covers " + row.group(1) + ": " + o.out());
+    }
+    assertEquals(6, stages, o.out());
+    assertOneLineUsageError(run("ralt-stages", "--dir", tmp.resolve("st2").toString(),
+        "--windows", "maybe"), "--windows must be yes or no");
+  }
+
   @Test
   void versionPrintsTheProjectVersionBeforeAndAfterTheCommand() {
     for (String[] args : List.of(new String[] {"--version"}, new String[] {"-V"},
