@@ -122,6 +122,8 @@ final class OptionsTemplate {
         .minHotSetLimit(t.minHotSetLimit())
         .maxHotSetLimit(t.maxHotSetLimit())
         .maxUnstableHotBytes(t.maxUnstableHotBytes())
+        .unstableShareOfStable(t.unstableShareOfStable())
+        .maxDecayStretch(t.maxDecayStretch())
         .counterDecayPeriodBytes(t.counterDecayPeriodBytes())
         .scorer(t.scorer())
         .levelSizeRatio(t.levelSizeRatio())

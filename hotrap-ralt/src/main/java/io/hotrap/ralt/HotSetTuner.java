@@ -2,8 +2,11 @@ package io.hotrap.ralt;
 
 /**
  * Algorithm 1 of HotRAP (§3.7), the auto-tuning of RALT's limits after an eviction: the hot-set
- * limit follows the stable records' hot bytes plus room D_hs for records not yet stable, within
- * [L_hs, R_hs]; the physical limit follows the hot set. Pure: it reads what the eviction kept
+ * limit follows the stable records' hot bytes plus room for records not yet stable, within
+ * [L_hs, R_hs]; the physical limit follows the hot set. The paper's room is a constant D_hs; here
+ * it is a share of the stable bytes, at most D_hs ({@link RaltOptions#unstableShareOfStable()}),
+ * so that the limit follows a small hotspot within a quarter of its size instead of
+ * overshooting it by D_hs. Pure: it reads what the eviction kept
  * ({@link RunMerger.EvictionTotals}) and returns the new limits.
  *
  * <p>The physical limit leaves room for the records of a full hot set and as much again for
@@ -25,12 +28,21 @@ final class HotSetTuner {
   record Limits(long hotSetLimit, long physicalLimit) {}
 
   static Limits retune(RaltOptions options, RunMerger.EvictionTotals kept) {
-    long hot = kept.stableHotBytes + options.maxUnstableHotBytes();
+    long hot = kept.stableHotBytes + unstableRoom(options, kept.stableHotBytes);
     hot = Math.max(options.minHotSetLimit(), Math.min(options.maxHotSetLimit(), hot));
     double physicalPerHot = kept.keptHotBytes == 0
         ? options.physicalToHotRatio() : (double) kept.keptRecordBytes / kept.keptHotBytes;
     long physical = Math.max(options.segmentBytes(),
         (long) Math.min(Long.MAX_VALUE / 4, hot * CANDIDATE_FACTOR * physicalPerHot));
     return new Limits(hot, physical);
+  }
+
+  /**
+   * Room for unstable records: a share of the stable bytes, at most D_hs. An infinite share is
+   * the paper's D_hs even with no stable bytes (∞·0 is NaN, which is not below D_hs).
+   */
+  static long unstableRoom(RaltOptions options, long stableHotBytes) {
+    double room = options.unstableShareOfStable() * stableHotBytes;
+    return room < options.maxUnstableHotBytes() ? (long) room : options.maxUnstableHotBytes();
   }
 }

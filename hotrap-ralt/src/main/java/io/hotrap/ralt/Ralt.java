@@ -41,8 +41,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <h2>Auto-tuning (Algorithm 1)</h2>
  * A key becomes stable when it is seen twice while tracked; each access adds Δc decay periods (R
  * bytes accessed each) to its counter, up to c_max, and it stays stable while the counter lasts.
- * After every eviction the hot-set limit becomes the stable records' hot bytes plus D_hs, within
- * [L_hs, R_hs], and the physical limit twice the physical bytes of a hot set that size: the records
+ * After every eviction the hot-set limit becomes the stable records' hot bytes plus room for
+ * unstable records (a share of the stable bytes, at most D_hs), within [L_hs, R_hs], and the physical limit twice the physical bytes of a hot set that size: the records
  * beyond the stable ones are the window in which a new key must be seen twice, and a window much
  * larger than the hot set makes chance repeats of uniform access look stable. Besides the limit
  * triggers, an eviction runs once every R bytes accessed so that the limits follow the workload.
@@ -312,8 +312,8 @@ public final class Ralt implements AutoCloseable {
 
   /**
    * Whether {@code key} is in the hot set and was stable — seen repeatedly, Algorithm 1 — when it
-   * was marked hot, or came back while it was in the hot set; from in-memory Bloom filters only. The hot set also holds up to D_hs of
-   * unstable records, mostly the most recently accessed ones; a caller that acts on hotness at
+   * was marked hot, or came back while it was in the hot set; from in-memory Bloom filters only. The
+   * hot set also holds some unstable records (at most D_hs), mostly the most recently accessed ones; a caller that acts on hotness at
    * some cost (promotion copies a record to the fast disk) should ask this rather than
    * {@link #isHot}, or uniform access would look hot for as long as it is recent.
    *
@@ -777,7 +777,7 @@ public final class Ralt implements AutoCloseable {
    * different runs and only a merge would fold them into one tagged record, which leaves a hot key
    * unrecognised for as long as level 0 waits for a merge. Coming back while still in the hot set
    * is a stricter test than Algorithm 1's (back before the counter runs out): the hot set's
-   * unstable room is D_hs, far less than Δc·R of accesses.
+   * unstable room is at most D_hs, far less than Δc·R of accesses.
    */
   private void annotate(AccessRecord r, long decayNow, Run[] deeperRuns, Run[] level0Runs,
       HotThreshold t) {

@@ -43,6 +43,14 @@ public final class RaltOptions {
   /** Paper default of D_hs, the room for unstable records, as a fraction of R_hs. */
   public static final double DEFAULT_UNSTABLE_FRACTION_OF_MAX = 0.1;
   /**
+   * Default room for unstable records as a share of the stable records' hot bytes; D_hs caps it.
+   * With the paper's fixed D_hs a small hotspot's limit overshoots it (D_hs = 0.07·FD against a
+   * 1% hotspot of 0.11·FD: 1.7×). An eviction keeps {@code (1 − β)} of the limit, so a share below
+   * β/(1 − β) (0.11 at β = 0.1) would make every eviction cut into the stable records; 0.15 leaves
+   * them that and a little more (measured with {@code hotrap-bench ralt-stages}).
+   */
+  public static final double DEFAULT_UNSTABLE_SHARE_OF_STABLE = 0.15;
+  /**
    * Default ceiling of the pacing stretch of R (see {@link Ralt#record(byte[], int, boolean)}):
    * at a fast hit rate of 75% and above, R is four times its base. Under a 5% hot spot the hit rate
    * is ~94% and the stretch sits at this ceiling; the ceiling bounds how long records of a hot spot
@@ -76,6 +84,7 @@ public final class RaltOptions {
   private final long minHotSetLimit;
   private final long maxHotSetLimit;
   private final long maxUnstableHotBytes;
+  private final double unstableShareOfStable;
   private final long counterDecayPeriodBytes;
   private final double maxDecayStretch;
   private final Scorer scorer;
@@ -108,6 +117,7 @@ public final class RaltOptions {
         orDefault(b.maxHotSetLimit, (long) (DEFAULT_MAX_HOT_SET_FRACTION * fastDiskBytes));
     maxUnstableHotBytes =
         orDefault(b.maxUnstableHotBytes, (long) (DEFAULT_UNSTABLE_FRACTION_OF_MAX * maxHotSetLimit));
+    unstableShareOfStable = b.unstableShareOfStable;
     counterDecayPeriodBytes = orDefault(b.counterDecayPeriodBytes, Math.max(1, maxHotSetLimit));
     maxDecayStretch = b.maxDecayStretch;
     bufferBytes =
@@ -150,6 +160,7 @@ public final class RaltOptions {
     b.minHotSetLimit = minHotSetLimit;
     b.maxHotSetLimit = maxHotSetLimit;
     b.maxUnstableHotBytes = maxUnstableHotBytes;
+    b.unstableShareOfStable = unstableShareOfStable;
     b.counterDecayPeriodBytes = counterDecayPeriodBytes;
     b.scorer = scorer;
     b.levelSizeRatio = levelSizeRatio;
@@ -220,8 +231,17 @@ public final class RaltOptions {
   /** R_hs, the largest auto-tuned hot-set limit, bytes; default 0.7·FD. */
   public long maxHotSetLimit() { return maxHotSetLimit; }
 
-  /** D_hs, room in the hot set for unstable records beyond the stable ones, bytes; default 0.1·R_hs. */
+  /**
+   * D_hs, the most room in the hot set for unstable records beyond the stable ones, bytes; default
+   * 0.1·R_hs. The room is this or {@link #unstableShareOfStable()} of the stable bytes, the smaller.
+   */
   public long maxUnstableHotBytes() { return maxUnstableHotBytes; }
+
+  /**
+   * Room for unstable records as a share of the stable records' hot bytes, within
+   * {@link #maxUnstableHotBytes()}; default {@value #DEFAULT_UNSTABLE_SHARE_OF_STABLE}.
+   */
+  public double unstableShareOfStable() { return unstableShareOfStable; }
 
   /** R, bytes accessed per decrement of every counter; default R_hs. */
   public long counterDecayPeriodBytes() { return counterDecayPeriodBytes; }
@@ -253,6 +273,7 @@ public final class RaltOptions {
         + ", autoTuning=" + autoTuning + ", deltaC=" + deltaC + ", cMax=" + cMax
         + ", minHotSetLimit=" + minHotSetLimit + ", maxHotSetLimit=" + maxHotSetLimit
         + ", maxUnstableHotBytes=" + maxUnstableHotBytes
+        + ", unstableShareOfStable=" + unstableShareOfStable
         + ", counterDecayPeriodBytes=" + counterDecayPeriodBytes
         + ", maxDecayStretch=" + maxDecayStretch + ", scorer=" + scorer
         + ", levelSizeRatio=" + levelSizeRatio + ", level0RunLimit=" + level0RunLimit
@@ -279,6 +300,7 @@ public final class RaltOptions {
     private long minHotSetLimit = -1;
     private long maxHotSetLimit = -1;
     private long maxUnstableHotBytes = -1;
+    private double unstableShareOfStable = DEFAULT_UNSTABLE_SHARE_OF_STABLE;
     private long counterDecayPeriodBytes = -1;
     private Scorer scorer = Scorer.EXPONENTIAL_SMOOTHING;
     private int levelSizeRatio = DEFAULT_LEVEL_SIZE_RATIO;
@@ -401,6 +423,18 @@ public final class RaltOptions {
         throw new IllegalArgumentException("maxUnstableHotBytes must be >= 0 but was " + bytes);
       }
       this.maxUnstableHotBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Room for unstable records as a share of the stable bytes (D_hs caps it); a value of
+     * {@link Double#POSITIVE_INFINITY} gives the paper's fixed D_hs.
+     */
+    public Builder unstableShareOfStable(double share) {
+      if (!(share >= 0)) {
+        throw new IllegalArgumentException("unstableShareOfStable must be >= 0 but was " + share);
+      }
+      this.unstableShareOfStable = share;
       return this;
     }
 

@@ -19,12 +19,29 @@ class HotSetTunerTest {
 
   @Test
   void theHotSetLimitIsTheStableBytesPlusRoomWithinItsBounds() {
-    long stable = OPTIONS.minHotSetLimit() + (1 << 20);
-    HotSetTuner.Limits l = HotSetTuner.retune(OPTIONS, kept(stable, 1, 1));
-    assertEquals(Math.min(OPTIONS.maxHotSetLimit(), stable + OPTIONS.maxUnstableHotBytes()), l.hotSetLimit());
-    assertEquals(Math.max(OPTIONS.minHotSetLimit(), Math.min(OPTIONS.maxHotSetLimit(), OPTIONS.maxUnstableHotBytes())),
-        HotSetTuner.retune(OPTIONS, kept(0, 1, 1)).hotSetLimit(), "no stable records: the room alone, at least L_hs");
+    // 100 MiB fast disk: L_hs 5 MiB, R_hs 70 MiB, D_hs 7 MiB, room 0.15 of the stable bytes.
+    assertEquals(5L << 20, OPTIONS.minHotSetLimit());
+    assertEquals(70L << 20, OPTIONS.maxHotSetLimit());
+    assertEquals(7L << 20, OPTIONS.maxUnstableHotBytes());
+    long small = 10L << 20;
+    assertEquals(small + (long) (0.15 * small),
+        HotSetTuner.retune(OPTIONS, kept(small, 1, 1)).hotSetLimit(),
+        "a small stable set: room in proportion, the limit within a quarter of it");
+    long large = 60L << 20;
+    assertEquals(Math.min(70L << 20, large + (7L << 20)),
+        HotSetTuner.retune(OPTIONS, kept(large, 1, 1)).hotSetLimit(), "a large one: D_hs, capped at R_hs");
+    long medium = 40L << 20;
+    assertEquals(medium + (6L << 20), HotSetTuner.retune(OPTIONS, kept(medium, 1, 1)).hotSetLimit());
+    assertEquals(5L << 20, HotSetTuner.retune(OPTIONS, kept(0, 1, 1)).hotSetLimit(),
+        "no stable records: L_hs");
     assertEquals(OPTIONS.maxHotSetLimit(), HotSetTuner.retune(OPTIONS, kept(Long.MAX_VALUE / 8, 1, 1)).hotSetLimit());
+  }
+
+  @Test
+  void anInfiniteShareGivesThePapersFixedRoom() {
+    RaltOptions paper = OPTIONS.toBuilder().unstableShareOfStable(Double.POSITIVE_INFINITY).build();
+    assertEquals(7L << 20, HotSetTuner.retune(paper, kept(0, 1, 1)).hotSetLimit());
+    assertEquals((10L << 20) + (7L << 20), HotSetTuner.retune(paper, kept(10L << 20, 1, 1)).hotSetLimit());
   }
 
   @Test

@@ -55,6 +55,8 @@ class RaltOptionsTest {
         bad("minHotSetLimit", 0L, b -> b.minHotSetLimit(0)),
         bad("maxHotSetLimit", 0L, b -> b.maxHotSetLimit(0)),
         bad("maxUnstableHotBytes", -1L, b -> b.maxUnstableHotBytes(-1)),
+        bad("unstableShareOfStable", -0.5, b -> b.unstableShareOfStable(-0.5)),
+        bad("unstableShareOfStable", Double.NaN, b -> b.unstableShareOfStable(Double.NaN)),
         bad("counterDecayPeriodBytes", 0L, b -> b.counterDecayPeriodBytes(0)),
         bad("levelSizeRatio", 1, b -> b.levelSizeRatio(1)),
         bad("level0RunLimit", 0, b -> b.level0RunLimit(0)),
@@ -116,6 +118,7 @@ class RaltOptionsTest {
     assertEquals((long) (0.05 * fd), o.minHotSetLimit());
     assertEquals((long) (0.7 * fd), o.maxHotSetLimit());
     assertEquals((long) (0.1 * o.maxHotSetLimit()), o.maxUnstableHotBytes());
+    assertEquals(0.15, o.unstableShareOfStable());
     assertEquals(o.maxHotSetLimit(), o.counterDecayPeriodBytes());
     assertEquals(2.6, o.deltaC());
     assertEquals(5.0, o.cMax());
