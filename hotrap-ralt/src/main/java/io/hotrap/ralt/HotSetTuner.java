@@ -4,9 +4,10 @@ package io.hotrap.ralt;
  * Algorithm 1 of HotRAP (§3.7), the auto-tuning of RALT's limits after an eviction: the hot-set
  * limit follows the stable records' hot bytes plus room for records not yet stable, within
  * [L_hs, R_hs]; the physical limit follows the hot set. The paper's room is a constant D_hs; here
- * it is a share of the stable bytes, at most D_hs ({@link RaltOptions#unstableShareOfStable()}),
- * so that the limit follows a small hotspot within a quarter of its size instead of
- * overshooting it by D_hs. Pure: it reads what the eviction kept
+ * it is at most D_hs: a share of the stable bytes ({@link RaltOptions#unstableShareOfStable()}),
+ * or more while the stable set grows, so that the limit follows a small steady hotspot within a
+ * quarter of its size instead of overshooting it by D_hs, and a growing hot set is still learnt
+ * at the paper's pace. Pure: it reads what the eviction kept
  * ({@link RunMerger.EvictionTotals}) and returns the new limits.
  *
  * <p>The physical limit leaves room for the records of a full hot set and as much again for
@@ -21,14 +22,16 @@ package io.hotrap.ralt;
 final class HotSetTuner {
   /** Physical limit as a multiple of the physical bytes of a full hot set. */
   static final double CANDIDATE_FACTOR = 2.0;
+  /** Room for unstable records per byte the stable set grew over the last decay period. */
+  static final double ROOM_PER_GROWTH = 2.0;
 
   private HotSetTuner() {}
 
   /** The hot-set limit and the physical limit, bytes. */
   record Limits(long hotSetLimit, long physicalLimit) {}
 
-  static Limits retune(RaltOptions options, RunMerger.EvictionTotals kept) {
-    long hot = kept.stableHotBytes + unstableRoom(options, kept.stableHotBytes);
+  static Limits retune(RaltOptions options, RunMerger.EvictionTotals kept, long stableGrowth) {
+    long hot = kept.stableHotBytes + unstableRoom(options, kept.stableHotBytes, stableGrowth);
     hot = Math.max(options.minHotSetLimit(), Math.min(options.maxHotSetLimit(), hot));
     double physicalPerHot = kept.keptHotBytes == 0
         ? options.physicalToHotRatio() : (double) kept.keptRecordBytes / kept.keptHotBytes;
@@ -38,11 +41,15 @@ final class HotSetTuner {
   }
 
   /**
-   * Room for unstable records: a share of the stable bytes, at most D_hs. An infinite share is
-   * the paper's D_hs even with no stable bytes (∞·0 is NaN, which is not below D_hs).
+   * Room for unstable records: a share of the stable bytes or twice what the stable set grew over
+   * the last decay period, the larger, at most D_hs. A growing hot set (a Zipf tail being learnt, a
+   * hotspot that widens) finds its new keys among the unstable records, so it gets the paper's
+   * room; a steady one needs only enough that an eviction does not cut into it. An infinite share
+   * is the paper's D_hs even with no stable bytes (∞·0 is NaN, which is not below D_hs).
    */
-  static long unstableRoom(RaltOptions options, long stableHotBytes) {
-    double room = options.unstableShareOfStable() * stableHotBytes;
+  static long unstableRoom(RaltOptions options, long stableHotBytes, long stableGrowth) {
+    double room = Math.max(options.unstableShareOfStable() * stableHotBytes,
+        ROOM_PER_GROWTH * stableGrowth);
     return room < options.maxUnstableHotBytes() ? (long) room : options.maxUnstableHotBytes();
   }
 }

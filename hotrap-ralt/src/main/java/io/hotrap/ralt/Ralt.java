@@ -42,7 +42,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * A key becomes stable when it is seen twice while tracked; each access adds Δc decay periods (R
  * bytes accessed each) to its counter, up to c_max, and it stays stable while the counter lasts.
  * After every eviction the hot-set limit becomes the stable records' hot bytes plus room for
- * unstable records (a share of the stable bytes, at most D_hs), within [L_hs, R_hs], and the physical limit twice the physical bytes of a hot set that size: the records
+ * unstable records (a share of the stable bytes, or twice their growth over the last decay period
+ * while they grow, at most D_hs), within [L_hs, R_hs], and the physical limit twice the physical bytes of a hot set that size: the records
  * beyond the stable ones are the window in which a new key must be seen twice, and a window much
  * larger than the hot set makes chance repeats of uniform access look stable. Besides the limit
  * triggers, an eviction runs once every R bytes accessed so that the limits follow the workload.
@@ -105,6 +106,13 @@ public final class Ralt implements AutoCloseable {
   private long flushedClock;
   private long lastEvictionClock;
   private long flushesSinceEviction;
+  /**
+   * Growth of the stable bytes over the last full decay period (R bytes accessed), and where the
+   * current period started: the room for unstable records follows it (HotSetTuner).
+   */
+  private long stableGrowth;
+  private long growthPeriodStartClock;
+  private long growthPeriodStartStable;
   private final Thread worker;
   /** The merge engine; used on the background thread only. */
   private final RunMerger merger;
@@ -882,8 +890,13 @@ public final class Ralt implements AutoCloseable {
     flushesSinceEviction -= flushesBefore; // runs written while evicting are not evicted yet
     if (complete) {
       stableHotBytes = totals.stableHotBytes;
+      if (now - growthPeriodStartClock >= clock.counterDecayPeriodBytes()) {
+        stableGrowth = stableHotBytes - growthPeriodStartStable;
+        growthPeriodStartClock = now;
+        growthPeriodStartStable = stableHotBytes;
+      }
       if (options.autoTuning()) {
-        HotSetTuner.Limits limits = HotSetTuner.retune(options, totals);
+        HotSetTuner.Limits limits = HotSetTuner.retune(options, totals, stableGrowth);
         if (limits.hotSetLimit() < hotSetLimit || limits.physicalLimit() < physicalLimit) {
           flushesSinceEviction = 1; // shrunk below what the last eviction aimed at: evict once more
         }

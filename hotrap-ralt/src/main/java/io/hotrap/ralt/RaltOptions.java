@@ -43,7 +43,8 @@ public final class RaltOptions {
   /** Paper default of D_hs, the room for unstable records, as a fraction of R_hs. */
   public static final double DEFAULT_UNSTABLE_FRACTION_OF_MAX = 0.1;
   /**
-   * Default room for unstable records as a share of the stable records' hot bytes; D_hs caps it.
+   * Default room for unstable records as a share of the stable records' hot bytes while they are
+   * steady (while they grow the room is twice their growth over a decay period); D_hs caps it.
    * With the paper's fixed D_hs a small hotspot's limit overshoots it (D_hs = 0.07·FD against a
    * 1% hotspot of 0.11·FD: 1.7×). An eviction keeps {@code (1 − β)} of the limit, so a share below
    * β/(1 − β) (0.11 at β = 0.1) would make every eviction cut into the stable records; 0.15 leaves
@@ -238,8 +239,8 @@ public final class RaltOptions {
   public long maxUnstableHotBytes() { return maxUnstableHotBytes; }
 
   /**
-   * Room for unstable records as a share of the stable records' hot bytes, within
-   * {@link #maxUnstableHotBytes()}; default {@value #DEFAULT_UNSTABLE_SHARE_OF_STABLE}.
+   * Room for unstable records as a share of the stable records' hot bytes while those are steady,
+   * within {@link #maxUnstableHotBytes()}; default {@value #DEFAULT_UNSTABLE_SHARE_OF_STABLE}.
    */
   public double unstableShareOfStable() { return unstableShareOfStable; }
 

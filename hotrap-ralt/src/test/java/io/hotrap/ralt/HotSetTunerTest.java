@@ -25,32 +25,43 @@ class HotSetTunerTest {
     assertEquals(7L << 20, OPTIONS.maxUnstableHotBytes());
     long small = 10L << 20;
     assertEquals(small + (long) (0.15 * small),
-        HotSetTuner.retune(OPTIONS, kept(small, 1, 1)).hotSetLimit(),
+        HotSetTuner.retune(OPTIONS, kept(small, 1, 1), 0).hotSetLimit(),
         "a small stable set: room in proportion, the limit within a quarter of it");
     long large = 60L << 20;
     assertEquals(Math.min(70L << 20, large + (7L << 20)),
-        HotSetTuner.retune(OPTIONS, kept(large, 1, 1)).hotSetLimit(), "a large one: D_hs, capped at R_hs");
+        HotSetTuner.retune(OPTIONS, kept(large, 1, 1), 0).hotSetLimit(), "a large one: D_hs, capped at R_hs");
     long medium = 40L << 20;
-    assertEquals(medium + (6L << 20), HotSetTuner.retune(OPTIONS, kept(medium, 1, 1)).hotSetLimit());
-    assertEquals(5L << 20, HotSetTuner.retune(OPTIONS, kept(0, 1, 1)).hotSetLimit(),
+    assertEquals(medium + (6L << 20), HotSetTuner.retune(OPTIONS, kept(medium, 1, 1), 0).hotSetLimit());
+    assertEquals(5L << 20, HotSetTuner.retune(OPTIONS, kept(0, 1, 1), 0).hotSetLimit(),
         "no stable records: L_hs");
-    assertEquals(OPTIONS.maxHotSetLimit(), HotSetTuner.retune(OPTIONS, kept(Long.MAX_VALUE / 8, 1, 1)).hotSetLimit());
+    assertEquals(OPTIONS.maxHotSetLimit(), HotSetTuner.retune(OPTIONS, kept(Long.MAX_VALUE / 8, 1, 1), 0).hotSetLimit());
+  }
+
+  @Test
+  void aGrowingStableSetGetsTwiceItsGrowthAsRoomUpToDHs() {
+    long small = 10L << 20;
+    assertEquals(small + (3L << 20), HotSetTuner.retune(OPTIONS, kept(small, 1, 1), 3L << 19).hotSetLimit(),
+        "grew 1.5 MiB over the last period: 3 MiB of room, more than 0.15 of 10 MiB");
+    assertEquals(small + (7L << 20), HotSetTuner.retune(OPTIONS, kept(small, 1, 1), 5L << 20).hotSetLimit(),
+        "grew 5 MiB: D_hs");
+    assertEquals(small + (long) (0.15 * small), HotSetTuner.retune(OPTIONS, kept(small, 1, 1), -(4L << 20)).hotSetLimit(),
+        "shrinking: the share");
   }
 
   @Test
   void anInfiniteShareGivesThePapersFixedRoom() {
     RaltOptions paper = OPTIONS.toBuilder().unstableShareOfStable(Double.POSITIVE_INFINITY).build();
-    assertEquals(7L << 20, HotSetTuner.retune(paper, kept(0, 1, 1)).hotSetLimit());
-    assertEquals((10L << 20) + (7L << 20), HotSetTuner.retune(paper, kept(10L << 20, 1, 1)).hotSetLimit());
+    assertEquals(7L << 20, HotSetTuner.retune(paper, kept(0, 1, 1), 0).hotSetLimit());
+    assertEquals((10L << 20) + (7L << 20), HotSetTuner.retune(paper, kept(10L << 20, 1, 1), 0).hotSetLimit());
   }
 
   @Test
   void thePhysicalLimitHoldsTwiceAHotSetAtTheMeasuredRecordsPerHotByte() {
     long stable = OPTIONS.minHotSetLimit();
-    HotSetTuner.Limits l = HotSetTuner.retune(OPTIONS, kept(stable, 1000, 100));
+    HotSetTuner.Limits l = HotSetTuner.retune(OPTIONS, kept(stable, 1000, 100), 0);
     assertEquals(Math.max(OPTIONS.segmentBytes(), (long) (l.hotSetLimit() * HotSetTuner.CANDIDATE_FACTOR * 0.1)),
         l.physicalLimit());
-    HotSetTuner.Limits none = HotSetTuner.retune(OPTIONS, kept(stable, 0, 0));
+    HotSetTuner.Limits none = HotSetTuner.retune(OPTIONS, kept(stable, 0, 0), 0);
     assertEquals(Math.max(OPTIONS.segmentBytes(),
         (long) (none.hotSetLimit() * HotSetTuner.CANDIDATE_FACTOR * OPTIONS.physicalToHotRatio())),
         none.physicalLimit());
