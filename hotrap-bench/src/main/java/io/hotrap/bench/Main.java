@@ -40,6 +40,9 @@ public final class Main {
       "               plateau hit rate, accesses to reach it, hot-set limit against the hotspot",
       "               [--dir hotrap-data/ralt-stages] [--keys 180224] [--stage-accesses 1200000]",
       "               [--fast-disk-mib 16] [--window 20000] [--seed 1] [--windows no]",
+      "  ralt-zipf    RALT alone learning a Zipf 0.99 stream: hit rate, limit, stable per window",
+      "               [--dir hotrap-data/ralt-zipf] [--keys 2883584] [--accesses 6000000]",
+      "               [--fast-disk-mib 256] [--window 250000] [--seed 1] [--unstable-share 0.15]",
       "  ralt-wa      RALT bytes written per access on hotspot-5%, Zipfian and uniform streams",
       "               [--dir hotrap-data/ralt-wa] [--keys 1000000] [--accesses 5000000]",
       "               [--fast-disk-mib 200] [--streams hotspot5,zipfian,uniform]",
@@ -119,6 +122,9 @@ public final class Main {
           return 0;
         case "ralt-stages":
           RaltStages.run(rest, out);
+          return 0;
+        case "ralt-zipf":
+          io.hotrap.bench.ralt.RaltZipf.run(rest, out);
           return 0;
         case "ralt-wa":
           RaltWriteAmplification.run(rest, out);

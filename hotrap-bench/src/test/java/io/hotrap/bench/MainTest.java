@@ -171,6 +171,22 @@ class MainTest {
         "--windows", "maybe"), "--windows must be yes or no");
   }
 
+  /** The hot set is learnt: the last window hits more than the first. */
+  @Test
+  void raltZipfPrintsAWindowPerLineAndLearns() {
+    Outcome o = run("ralt-zipf", "--dir", tmp.resolve("rz").toString(), "--keys", "20000",
+        "--accesses", "200000", "--window", "50000", "--fast-disk-mib", "4");
+    assertEquals(0, o.code(), o.err());
+    java.util.regex.Matcher row = java.util.regex.Pattern
+        .compile("(?m)^\\s+[0-9,]+\\s+([0-9.]+)\\s").matcher(o.out());
+    List<Double> hits = new java.util.ArrayList<>();
+    while (row.find()) {
+      hits.add(Double.parseDouble(row.group(1)));
+    }
+    assertEquals(4, hits.size(), o.out());
+    assertTrue(hits.get(3) > hits.get(0), o.out());
+  }
+
   @Test
   void versionPrintsTheProjectVersionBeforeAndAfterTheCommand() {
     for (String[] args : List.of(new String[] {"--version"}, new String[] {"-V"},

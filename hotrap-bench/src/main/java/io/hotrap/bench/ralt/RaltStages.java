@@ -25,7 +25,7 @@ public final class RaltStages {
 
   static final Path DEFAULT_DIR = Path.of("hotrap-data", "ralt-stages");
   static final int CHECK_EVERY = 5_000;
-  private static final double FLUSH_FLOOR = 0.5;
+  static final double FLUSH_FLOOR = 0.5;
   private static final double HOT_SHARE = 0.95;
 
   /** {@code fraction} of the keys from popularity rank {@code firstRank}, for {@code accesses}. */

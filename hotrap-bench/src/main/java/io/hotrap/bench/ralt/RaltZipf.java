@@ -1,0 +1,66 @@
+package io.hotrap.bench.ralt;
+
+import io.hotrap.bench.Args;
+import io.hotrap.bench.Directories;
+import io.hotrap.bench.workload.AccessStream;
+import io.hotrap.bench.workload.Keys;
+import io.hotrap.ralt.Ralt;
+import io.hotrap.ralt.RaltStats;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * RALT alone learning a Zipfian (s = 0.99) stream from empty, driven as {@link RaltStages} drives
+ * it: per window, the share of accesses whose key was hot just before, the hot-set limit and the
+ * stable bytes. Shows how fast the hot set grows towards its ceiling; {@code --unstable-share}
+ * sets {@code RaltOptions.unstableShareOfStable} ({@code Infinity}: the paper's fixed room).
+ */
+public final class RaltZipf {
+
+  static final Path DEFAULT_DIR = Path.of("hotrap-data", "ralt-zipf");
+
+  private RaltZipf() {}
+
+  public static void run(List<String> argv, PrintStream out) {
+    Args args = Args.parse("ralt-zipf", argv, "dir", "keys", "accesses", "fast-disk-mib",
+        "window", "seed", "unstable-share");
+    Path dir = args.getPath("dir", DEFAULT_DIR);
+    int keyCount = args.getInt("keys", 2_883_584);
+    long accesses = args.getLong("accesses", 6_000_000);
+    long fastDisk = args.getLong("fast-disk-mib", 256) << 20;
+    int window = args.getInt("window", 250_000);
+    long seed = args.getLong("seed", 1);
+    double share = args.getDouble("unstable-share",
+        io.hotrap.ralt.RaltOptions.DEFAULT_UNSTABLE_SHARE_OF_STABLE);
+    RaltStages.checkWindow(window, accesses, keyCount);
+    Directories.fresh(dir);
+    byte[][] keys = Keys.keys(keyCount);
+    AccessStream stream = AccessStream.zipfian(keyCount, 0.99, seed);
+    out.printf("RALT learning Zipf 0.99 over %,d keys of %d bytes, %,d accesses, fast disk %s,"
+            + " unstable share %s%n", keyCount, RaltWorkload.RECORD_BYTES, accesses,
+        RaltWorkload.bytes(fastDisk), share);
+    out.printf("%12s %8s %12s %12s%n", "accesses", "hit", "limit", "stable");
+    try (Ralt ralt = Ralt.open(RaltWorkload.options(dir, fastDisk)
+        .unstableShareOfStable(share).build())) {
+      long hits = 0;
+      for (long i = 0; i < accesses; i++) {
+        byte[] key = keys[stream.next()];
+        boolean hit = ralt.isHot(key);
+        ralt.record(key, RaltWorkload.VALUE_BYTES, !hit);
+        if (hit) {
+          hits++;
+        }
+        if ((i + 1) % RaltStages.CHECK_EVERY == 0) {
+          ralt.flushIfBuffered(RaltStages.FLUSH_FLOOR);
+        }
+        if ((i + 1) % window == 0) {
+          RaltStats stats = ralt.stats();
+          out.printf("%,12d %8.4f %12s %12s%n", i + 1, (double) hits / window,
+              RaltWorkload.bytes(stats.hotSetLimit()), RaltWorkload.bytes(stats.stableHotBytes()));
+          hits = 0;
+        }
+      }
+    }
+  }
+}
