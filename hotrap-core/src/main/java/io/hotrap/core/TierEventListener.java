@@ -3,12 +3,10 @@ package io.hotrap.core;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.rocksdb.AbstractEventListener;
-import org.rocksdb.BackgroundErrorReason;
 import org.rocksdb.CompactionJobInfo;
 import org.rocksdb.FlushJobInfo;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.Status;
 
 /**
  * Turns RocksDB's flush and compaction events into fresh tier sizes and migration checks. Callbacks
@@ -29,9 +27,15 @@ final class TierEventListener extends AbstractEventListener {
    */
   private final LifecycleGuard callbacks = new LifecycleGuard();
 
+  /**
+   * Flush and compaction events only. Background errors are not subscribed to: RocksJava 11.8.1's
+   * {@code BackgroundErrorReason} knows reasons 0–3, and RocksDB reports more (4 a MANIFEST write,
+   * 5 a flush without WAL, as on a full disk), for which RocksJava's private proxy throws on
+   * RocksDB's thread before any listener code runs, printing an exception to stderr. A background
+   * error reaches callers as the failure of their next write, with RocksDB's status in it.
+   */
   TierEventListener() {
-    super(EnabledEventCallback.ON_FLUSH_COMPLETED, EnabledEventCallback.ON_COMPACTION_COMPLETED,
-        EnabledEventCallback.ON_BACKGROUND_ERROR);
+    super(EnabledEventCallback.ON_FLUSH_COMPLETED, EnabledEventCallback.ON_COMPACTION_COMPLETED);
   }
 
   void attach(TierMigrator migrator, MigrationScheduler scheduler) {
@@ -55,12 +59,6 @@ final class TierEventListener extends AbstractEventListener {
   @Override
   public void onCompactionCompleted(RocksDB db, CompactionJobInfo info) {
     request();
-  }
-
-  @Override
-  public void onBackgroundError(BackgroundErrorReason reason, Status status) {
-    LOG.log(Level.WARNING, "RocksDB background error during " + reason + ": "
-        + (status == null ? "unknown" : status.getCodeString() + " " + status.getState()));
   }
 
   private void request() {
