@@ -43,9 +43,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  * bytes accessed each) to its counter, up to c_max, and it stays stable while the counter lasts.
  * After every eviction the hot-set limit becomes the stable records' hot bytes plus room for
  * unstable records (a share of the stable bytes, or twice their growth over the last decay period
- * while they grow, at most D_hs), within [L_hs, R_hs], and the physical limit twice the physical bytes of a hot set that size: the records
- * beyond the stable ones are the window in which a new key must be seen twice, and a window much
- * larger than the hot set makes chance repeats of uniform access look stable. Besides the limit
+ * while they grow, at most D_hs), within [L_hs, R_hs], and the physical limit twice the physical
+ * bytes of a hot set that size: the records beyond the stable ones are the window in which a new
+ * key must be seen twice, and a window much larger than the hot set makes chance repeats of
+ * uniform access look stable. Besides the limit
  * triggers, an eviction runs once every R bytes accessed so that the limits follow the workload.
  *
  * <h2>Threads</h2>
@@ -321,9 +322,10 @@ public final class Ralt implements AutoCloseable {
   /**
    * Whether {@code key} is in the hot set and was stable — seen repeatedly, Algorithm 1 — when it
    * was marked hot, or came back while it was in the hot set; from in-memory Bloom filters only. The
-   * hot set also holds some unstable records (at most D_hs), mostly the most recently accessed ones; a caller that acts on hotness at
-   * some cost (promotion copies a record to the fast disk) should ask this rather than
-   * {@link #isHot}, or uniform access would look hot for as long as it is recent.
+   * hot set also holds some unstable records (at most D_hs), mostly the most recently accessed
+   * ones; a caller that acts on hotness at some cost (promotion copies a record to the fast disk)
+   * should ask this rather than {@link #isHot}, or uniform access would look hot for as long as it
+   * is recent.
    *
    * @throws NullPointerException if {@code key} is null
    * @throws IllegalStateException if the tracker is closed

@@ -17,6 +17,11 @@ class HotSetTunerTest {
     return t;
   }
 
+  /** The limit after an eviction that kept {@code stable} bytes, the set having grown by {@code growth}. */
+  private static long limit(RaltOptions options, long stable, long growth) {
+    return HotSetTuner.retune(options, kept(stable, 1, 1), growth).hotSetLimit();
+  }
+
   @Test
   void theHotSetLimitIsTheStableBytesPlusRoomWithinItsBounds() {
     // 100 MiB fast disk: L_hs 5 MiB, R_hs 70 MiB, D_hs 7 MiB, room 0.15 of the stable bytes.
@@ -24,35 +29,31 @@ class HotSetTunerTest {
     assertEquals(70L << 20, OPTIONS.maxHotSetLimit());
     assertEquals(7L << 20, OPTIONS.maxUnstableHotBytes());
     long small = 10L << 20;
-    assertEquals(small + (long) (0.15 * small),
-        HotSetTuner.retune(OPTIONS, kept(small, 1, 1), 0).hotSetLimit(),
+    assertEquals(small + (long) (0.15 * small), limit(OPTIONS, small, 0),
         "a small stable set: room in proportion, the limit within a quarter of it");
     long large = 60L << 20;
-    assertEquals(Math.min(70L << 20, large + (7L << 20)),
-        HotSetTuner.retune(OPTIONS, kept(large, 1, 1), 0).hotSetLimit(), "a large one: D_hs, capped at R_hs");
+    assertEquals(70L << 20, limit(OPTIONS, large, 0), "a large one: D_hs, capped at R_hs");
     long medium = 40L << 20;
-    assertEquals(medium + (6L << 20), HotSetTuner.retune(OPTIONS, kept(medium, 1, 1), 0).hotSetLimit());
-    assertEquals(5L << 20, HotSetTuner.retune(OPTIONS, kept(0, 1, 1), 0).hotSetLimit(),
-        "no stable records: L_hs");
-    assertEquals(OPTIONS.maxHotSetLimit(), HotSetTuner.retune(OPTIONS, kept(Long.MAX_VALUE / 8, 1, 1), 0).hotSetLimit());
+    assertEquals(medium + (6L << 20), limit(OPTIONS, medium, 0));
+    assertEquals(5L << 20, limit(OPTIONS, 0, 0), "no stable records: L_hs");
+    assertEquals(OPTIONS.maxHotSetLimit(), limit(OPTIONS, Long.MAX_VALUE / 8, 0));
   }
 
   @Test
   void aGrowingStableSetGetsTwiceItsGrowthAsRoomUpToDHs() {
     long small = 10L << 20;
-    assertEquals(small + (3L << 20), HotSetTuner.retune(OPTIONS, kept(small, 1, 1), 3L << 19).hotSetLimit(),
+    assertEquals(small + (3L << 20), limit(OPTIONS, small, 3L << 19),
         "grew 1.5 MiB over the last period: 3 MiB of room, more than 0.15 of 10 MiB");
-    assertEquals(small + (7L << 20), HotSetTuner.retune(OPTIONS, kept(small, 1, 1), 5L << 20).hotSetLimit(),
-        "grew 5 MiB: D_hs");
-    assertEquals(small + (long) (0.15 * small), HotSetTuner.retune(OPTIONS, kept(small, 1, 1), -(4L << 20)).hotSetLimit(),
+    assertEquals(small + (7L << 20), limit(OPTIONS, small, 5L << 20), "grew 5 MiB: D_hs");
+    assertEquals(small + (long) (0.15 * small), limit(OPTIONS, small, -(4L << 20)),
         "shrinking: the share");
   }
 
   @Test
   void anInfiniteShareGivesThePapersFixedRoom() {
     RaltOptions paper = OPTIONS.toBuilder().unstableShareOfStable(Double.POSITIVE_INFINITY).build();
-    assertEquals(7L << 20, HotSetTuner.retune(paper, kept(0, 1, 1), 0).hotSetLimit());
-    assertEquals((10L << 20) + (7L << 20), HotSetTuner.retune(paper, kept(10L << 20, 1, 1), 0).hotSetLimit());
+    assertEquals(7L << 20, limit(paper, 0, 0));
+    assertEquals((10L << 20) + (7L << 20), limit(paper, 10L << 20, 0));
   }
 
   @Test
