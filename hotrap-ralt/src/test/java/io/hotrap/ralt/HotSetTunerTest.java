@@ -31,7 +31,7 @@ class HotSetTunerTest {
     long small = 10L << 20;
     assertEquals(small + (long) (0.15 * small), limit(OPTIONS, small, 0),
         "a small stable set: room in proportion, the limit within a quarter of it");
-    long large = 60L << 20;
+    long large = 65L << 20;
     assertEquals(70L << 20, limit(OPTIONS, large, 0), "a large one: D_hs, capped at R_hs");
     long medium = 40L << 20;
     assertEquals(medium + (6L << 20), limit(OPTIONS, medium, 0));
