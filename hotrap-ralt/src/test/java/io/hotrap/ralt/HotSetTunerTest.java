@@ -17,7 +17,7 @@ class HotSetTunerTest {
     return t;
   }
 
-  /** The limit after an eviction that kept {@code stable} bytes, the set having grown by {@code growth}. */
+  /** The limit after an eviction that kept {@code stable} bytes, grown by {@code growth}. */
   private static long limit(RaltOptions options, long stable, long growth) {
     return HotSetTuner.retune(options, kept(stable, 1, 1), growth).hotSetLimit();
   }
