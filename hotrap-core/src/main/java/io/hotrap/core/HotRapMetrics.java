@@ -140,6 +140,9 @@ public final class HotRapMetrics implements MeterBinder {
         c -> c.demotionTombstones.sum());
     counter(registry, "hotrap.migration.removed", removedHelp, null, "by", "filter",
         c -> c.recordsDemotedNatively.sum());
+    counter(registry, "hotrap.migration.files.dropped",
+        "Fast files that left whole, every record demoted", null, null, null,
+        c -> c.demotionFilesDropped.sum());
     counter(registry, "hotrap.migration.slow.writes", "Demoted records written into the slow tier, by how",
         null, "by", "ingestion", c -> c.recordsDemotedByIngestion.sum());
     counter(registry, "hotrap.migration.failures", "Migration checks that failed", null, null, null,

@@ -106,6 +106,7 @@ public final class HotRapOptions {
   private final int maxValueBytes;
   private final boolean syncWrites;
   private final boolean nativeMigration;
+  private final boolean dropDemotedFiles;
   private final int lockStripes;
   private final MeterRegistry meterRegistry;
   /** Null without a flash cache. */
@@ -138,6 +139,7 @@ public final class HotRapOptions {
     fastTargetFileBytes = fastFile;
     slowTargetFileBytes = slowFile;
     nativeMigration = Boolean.TRUE.equals(b.nativeMigration);
+    dropDemotedFiles = b.dropDemotedFiles;
     highWatermark = b.highWatermark;
     lowWatermark = b.lowWatermark;
     migrationCheckInterval = b.migrationCheckInterval;
@@ -330,6 +332,15 @@ public final class HotRapOptions {
    */
   public boolean nativeMigration() { return nativeMigration; }
 
+  /**
+   * Whether a fast file whose every record migration demoted leaves the fast tier as a file
+   * (RocksDB's {@code DeleteFilesInRanges}) instead of by tombstones and a range compaction;
+   * default true. It applies on the tombstone path without a memory tier, to files of the fast
+   * tier's deepest level while no user snapshot is open; every other file takes tombstones
+   * ({@code TierMigrator}, "Files that leave whole").
+   */
+  public boolean dropDemotedFiles() { return dropDemotedFiles; }
+
   /** Lock stripes of the per-key write counters; default {@value #DEFAULT_LOCK_STRIPES}. */
   public int lockStripes() { return lockStripes; }
 
@@ -418,7 +429,8 @@ public final class HotRapOptions {
         + ", fastTargetFileBytes=" + fastTargetFileBytes + ", slowTargetFileBytes=" + slowTargetFileBytes
         + ", highWatermark=" + highWatermark + ", lowWatermark=" + lowWatermark
         + ", migrationCheckInterval=" + migrationCheckInterval + ", maxWriteStall=" + maxWriteStall
-        + ", migrationBatchBytes=" + migrationBatchBytes + ", nativeMigration=" + nativeMigration + ", retainHotRecords=" + retainHotRecords
+        + ", migrationBatchBytes=" + migrationBatchBytes + ", nativeMigration=" + nativeMigration
+        + ", dropDemotedFiles=" + dropDemotedFiles + ", retainHotRecords=" + retainHotRecords
         + ", promotion=" + promotion + ", readSkewDetection=" + readSkewDetection
         + ", hotnessCheck=" + hotnessCheck
         + ", promoteByCompaction=" + promoteByCompaction + ", promotionCacheBytes=" + promotionCacheBytes
@@ -456,6 +468,7 @@ public final class HotRapOptions {
     private Duration maxWriteStall = DEFAULT_MAX_WRITE_STALL;
     private long migrationBatchBytes = -1;
     private Boolean nativeMigration;
+    private boolean dropDemotedFiles = true;
     private boolean retainHotRecords = true;
     private boolean promotion = true;
     private boolean readSkewDetection = true;
@@ -756,6 +769,12 @@ public final class HotRapOptions {
      */
     public Builder nativeMigration(boolean enabled) {
       this.nativeMigration = Boolean.valueOf(enabled);
+      return this;
+    }
+
+    /** See {@link HotRapOptions#dropDemotedFiles()}; default true. */
+    public Builder dropDemotedFiles(boolean enabled) {
+      this.dropDemotedFiles = enabled;
       return this;
     }
 

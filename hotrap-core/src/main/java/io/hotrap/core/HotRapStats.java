@@ -26,6 +26,7 @@ public final class HotRapStats {
   private final long demotionsDroppedAsUpdated;
   private final long demotionTombstones;
   private final long recordsDemotedNatively;
+  private final long demotionFilesDropped;
   private final long recordsDemotedByIngestion;
   private final long demotionIngestions;
   private final long demotionIngestionNanos;
@@ -152,6 +153,7 @@ public final class HotRapStats {
     demotionsDroppedAsUpdated = c.demotionsDroppedAsUpdated.sum();
     demotionTombstones = c.demotionTombstones.sum();
     recordsDemotedNatively = c.recordsDemotedNatively.sum();
+    demotionFilesDropped = c.demotionFilesDropped.sum();
     recordsDemotedByIngestion = c.recordsDemotedByIngestion.sum();
     demotionIngestions = c.demotionIngestions.sum();
     demotionIngestionNanos = c.demotionIngestionNanos.sum();
@@ -250,8 +252,9 @@ public final class HotRapStats {
   public long demotionsDroppedAsUpdated() { return demotionsDroppedAsUpdated; }
 
   /**
-   * Tombstones demotion wrote into the fast tier: one per demoted record on the tombstone path; on
-   * the native path only for batches committed while a user snapshot was open (0 otherwise).
+   * Tombstones demotion wrote into the fast tier: on the tombstone path one per demoted record,
+   * except those of files that left whole ({@link #demotionFilesDropped()}); on the native path only
+   * for batches committed while a user snapshot was open (0 otherwise).
    */
   public long demotionTombstones() { return demotionTombstones; }
 
@@ -260,6 +263,12 @@ public final class HotRapStats {
    * tombstone ({@link HotRapOptions#nativeMigration()}).
    */
   public long recordsDemotedNatively() { return recordsDemotedNatively; }
+
+  /**
+   * Fast files that left the fast tier whole once migration had demoted every record in them, with
+   * no tombstone and no compaction ({@link HotRapOptions#dropDemotedFiles()}).
+   */
+  public long demotionFilesDropped() { return demotionFilesDropped; }
 
   /**
    * Demoted records that reached the slow tier in a file ingested there; the rest of {@link
@@ -476,6 +485,7 @@ public final class HotRapStats {
         + ", bytesDemoted=" + bytesDemoted + ", recordsRetained=" + recordsRetained
         + ", bytesRetained=" + bytesRetained + ", demotionsDroppedAsUpdated=" + demotionsDroppedAsUpdated
         + ", demotionTombstones=" + demotionTombstones + ", recordsDemotedNatively=" + recordsDemotedNatively
+        + ", demotionFilesDropped=" + demotionFilesDropped
         + ", recordsDemotedByIngestion=" + recordsDemotedByIngestion
         + ", demotionIngestions=" + demotionIngestions
         + ", demotionIngestionMillis=" + demotionIngestionNanos / 1_000_000

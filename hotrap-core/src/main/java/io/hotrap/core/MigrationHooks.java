@@ -22,4 +22,10 @@ interface MigrationHooks {
    * to be compacted so that the filter drops them.
    */
   default void beforeNativeCompaction(byte[] smallestKey, byte[] largestKey) { }
+
+  /**
+   * Wholly demoted files are about to leave the fast tier: automatic compactions of the fast tier
+   * are off, and the checks that make the drop safe have not run yet.
+   */
+  default void beforeFileDrop() { }
 }

@@ -24,6 +24,8 @@ final class StoreCounters {
   final LongAdder demotionsDroppedAsUpdated = new LongAdder();
   /** Tombstones demotion wrote into the fast tier (the tombstone path and its snapshot fallback). */
   final LongAdder demotionTombstones = new LongAdder();
+  /** Fast files that left whole, every record demoted or stale (TierMigrator.dropWholeFiles). */
+  final LongAdder demotionFilesDropped = new LongAdder();
   /** Demoted records registered for the native filter to drop (no tombstone written). */
   final LongAdder recordsDemotedNatively = new LongAdder();
   /** Demoted records that reached the slow tier in an ingested file rather than a write batch. */

@@ -59,9 +59,27 @@ final class TierConfig {
 
   private TierConfig() {}
 
+  /**
+   * How long a file of the fast tier's deepest level is left alone before RocksDB may rewrite it
+   * only to clear sequence numbers or versions a snapshot kept ({@code
+   * bottommost_file_compaction_delay}, in seconds; RocksJava has no setter for it). RocksDB does
+   * that as soon as the snapshot is released, and every migration step holds one, so without the
+   * delay files of that level were written twice, and a file that migration had just demoted whole
+   * was rewritten before it could leave whole. Ten minutes is far longer than migration takes to
+   * reach a cold file under writes, and still bounds how long versions a released user snapshot
+   * kept stay in the deepest level when nothing else compacts it.
+   */
+  static final long FAST_BOTTOMMOST_REWRITE_DELAY_SECONDS = 600;
+
   static ColumnFamilyOptions fast(HotRapOptions o, StoreLayout layout, Cache cache, BloomFilter filter) {
+    java.util.Properties props = new java.util.Properties();
+    props.setProperty("bottommost_file_compaction_delay", Long.toString(FAST_BOTTOMMOST_REWRITE_DELAY_SECONDS));
+    ColumnFamilyOptions base = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(props);
+    if (base == null) {
+      throw new IllegalStateException("RocksDB did not accept bottommost_file_compaction_delay");
+    }
     return tier(o, cache, filter, layout.fastDataDir(), o.fastBudgetBytes(), o.fastBlockSize(),
-        o.fastTargetFileBytes(), fastLevelBase(o))
+        o.fastTargetFileBytes(), fastLevelBase(o), true, base)
         .setCompressionType(o.fastCompression())
         .setMaxBytesForLevelMultiplier(FAST_LEVEL_MULTIPLIER)
         .setLevel0FileNumCompactionTrigger(FAST_L0_TRIGGER);
@@ -201,9 +219,16 @@ final class TierConfig {
     return tier(o, cache, filter, dir, pathTarget, blockSize, targetFile, levelBase, true);
   }
 
-  /** {@code cacheIndexAndFilter}: index and filter blocks in the block cache (else with the readers, {@link #slow}). */
   private static ColumnFamilyOptions tier(HotRapOptions o, Cache cache, BloomFilter filter, Path dir,
       long pathTarget, int blockSize, long targetFile, long levelBase, boolean cacheIndexAndFilter) {
+    return tier(o, cache, filter, dir, pathTarget, blockSize, targetFile, levelBase, cacheIndexAndFilter,
+        new ColumnFamilyOptions());
+  }
+
+  /** {@code cacheIndexAndFilter}: index and filter blocks in the block cache (else with the readers, {@link #slow}). */
+  private static ColumnFamilyOptions tier(HotRapOptions o, Cache cache, BloomFilter filter, Path dir,
+      long pathTarget, int blockSize, long targetFile, long levelBase, boolean cacheIndexAndFilter,
+      ColumnFamilyOptions base) {
     BlockBasedTableConfig table = new BlockBasedTableConfig()
         .setBlockCache(cache)
         .setBlockSize(blockSize)
@@ -213,7 +238,7 @@ final class TierConfig {
     if (filter != null) {
       table.setFilterPolicy(filter);
     }
-    return new ColumnFamilyOptions()
+    return base
         .setCfPaths(List.of(new DbPath(dir, pathTarget)))
         .setWriteBufferSize(o.writeBufferBytes())
         .setMaxWriteBufferNumber(HotRapOptions.WRITE_BUFFERS_PER_TIER)

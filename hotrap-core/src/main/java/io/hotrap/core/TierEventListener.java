@@ -58,6 +58,10 @@ final class TierEventListener extends AbstractEventListener {
 
   @Override
   public void onCompactionCompleted(RocksDB db, CompactionJobInfo info) {
+    TierMigrator m = migrator;
+    if (m != null) {
+      m.compactionEnded();
+    }
     request();
   }
 

@@ -127,6 +127,13 @@ final class TierMigrator implements AutoCloseable {
   private final FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true).setAllowWriteStall(true);
   private final CompactRangeOptions compactOptions = new CompactRangeOptions()
       .setExclusiveManualCompaction(false).setAllowWriteStall(true);
+  /**
+   * {@link #compactOptions} that rewrite the deepest level's files too: for a range whose dead
+   * versions may all sit in that level, where a compaction from above never reaches them.
+   */
+  private final CompactRangeOptions deepCompactOptions = new CompactRangeOptions()
+      .setExclusiveManualCompaction(false).setAllowWriteStall(true)
+      .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForceOptimized);
   private final CompactionOptions fileCompactionOptions;
   /** Demoted records on their way into the slow tier: files written here, then ingested (see commit). */
   private final Path demoteDir;
@@ -134,6 +141,22 @@ final class TierMigrator implements AutoCloseable {
   private final Options demoteWriterOptions;
   private final EnvOptions envOptions = new EnvOptions();
   private final AtomicLong demoteFiles = new AtomicLong();
+  /** The longest a round's last drop waits for compactions beside its files to end. */
+  static final long MAX_DROP_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+  /** Compactions that ended, counted by {@link #compactionEnded()}; guarded by itself. */
+  private final long[] compactionsEnded = new long[1];
+  /** Whether wholly demoted files may leave the fast tier as files (see {@link #dropWholeFiles}). */
+  private final boolean dropFiles;
+  /**
+   * Held around every change this class makes to the fast tier's files (range compactions,
+   * compactions of files alone, whole-file drops), so that {@link #migrateNow} on another thread
+   * cannot change them while a drop checks and deletes.
+   */
+  private final Object fastFilesLock = new Object();
+  private final org.rocksdb.MutableColumnFamilyOptions autoCompactionsOff =
+      org.rocksdb.MutableColumnFamilyOptions.builder().setDisableAutoCompactions(true).build();
+  private final org.rocksdb.MutableColumnFamilyOptions autoCompactionsOn =
+      org.rocksdb.MutableColumnFamilyOptions.builder().setDisableAutoCompactions(false).build();
 
   private volatile boolean stopping;
 
@@ -146,6 +169,7 @@ final class TierMigrator implements AutoCloseable {
     this.separator = separator;
     this.hotShareBytes = (long) (options.fastBudgetBytes() * options.writeHotShare());
     this.nativeDemotion = nativeDemotion;
+    this.dropFiles = options.dropDemotedFiles() && nativeDemotion == null && !options.memoryTier();
     this.db = db;
     this.fast = fast;
     this.hot = hot;
@@ -171,6 +195,42 @@ final class TierMigrator implements AutoCloseable {
     }
     this.demoteFilter = options.bloomBitsPerKey() > 0 ? new BloomFilter(options.bloomBitsPerKey()) : null;
     this.demoteWriterOptions = TierConfig.slowFileWriter(options, demoteFilter);
+  }
+
+  /** Called by the event listener when a compaction ended; wakes a drop that waits for one. */
+  void compactionEnded() {
+    synchronized (compactionsEnded) {
+      compactionsEnded[0]++;
+      compactionsEnded.notifyAll();
+    }
+  }
+
+  private long compactionsEnded() {
+    synchronized (compactionsEnded) {
+      return compactionsEnded[0];
+    }
+  }
+
+  /**
+   * Waits until a compaction ends after the count {@code seen} was read, or {@code deadline}
+   * passes; returns false if it passed.
+   */
+  private boolean awaitCompactionEnd(long seen, long deadline) {
+    synchronized (compactionsEnded) {
+      while (compactionsEnded[0] == seen) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || stopping) {
+          return false;
+        }
+        try {
+          java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(compactionsEnded, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+      return true;
+    }
   }
 
   /** Refreshes the cached tier sizes and wakes stalled writers. */
@@ -289,7 +349,9 @@ final class TierMigrator implements AutoCloseable {
   private void compactAll() throws RocksDBException {
     long start = System.nanoTime();
     db.flush(flushOptions, fast);
-    db.compactRange(fast, null, null, compactOptions);
+    synchronized (fastFilesLock) {
+      db.compactRange(fast, null, null, compactOptions);
+    }
     counters.compactionsBeforeOverride.increment();
     counters.migrationNanos.add(System.nanoTime() - start);
     refreshSizes();
@@ -322,21 +384,74 @@ final class TierMigrator implements AutoCloseable {
    * tombstone path that drops the demoted versions; on both paths it rewrites the retained records
    * into the bottommost level and drops the stale versions of keys overwritten since, in the levels
    * above, which a file compacted alone keeps.
+   *
+   * <p>Files that left whole need none of it. A file that could have left whole but did not, and
+   * retained nothing, has only tombstones to drop: they are left to the fast tier's own
+   * compactions, which merge them down with the upper levels' data anyway, unless no file of the
+   * round left whole (then the round would free nothing, and its range is compacted). Measured in
+   * the 128 MiB load: step 6 took 47% of the migration thread when rounds compacted the range of
+   * their few such files ("Files that leave whole", docs/results/NOTES.md).
    */
   private void finishRound(Round r) throws Exception {
+    CompactRangeOptions how = compactOptions;
+    if (r.smallest == null && r.dropped == 0 && r.lingeringSmallest != null) {
+      // Nothing left whole: the files' dead versions may all be in the deepest level (a snapshot
+      // kept them there, or they touch files that stay), so that level is rewritten too.
+      r.smallest = r.lingeringSmallest;
+      r.largest = r.lingeringLargest;
+      how = deepCompactOptions;
+    }
     if (r.files > 0 && r.smallest != null) {
       db.flush(flushOptions, fast);
-      db.compactRange(fast, r.smallest, r.largest, compactOptions);
+      synchronized (fastFilesLock) {
+        db.compactRange(fast, r.smallest, r.largest, how);
+      }
     }
   }
 
-  /** What one round did: the files it migrated and the key range they span. */
+  /**
+   * What one round did: the files it migrated, and the key range that those of them still in the
+   * fast tier span (null when every file left whole: nothing to compact).
+   */
   private static final class Round {
     int files;
     long demotedRecords;
     long retainedRecords;
     byte[] smallest;
     byte[] largest;
+    /** The fast tier's deepest non-empty level when the round ranked its files. */
+    int deepestLevel = -1;
+    /** Files that left whole. */
+    int dropped;
+    /** The range of files that could have left whole, did not, and retained nothing. */
+    byte[] lingeringSmallest;
+    byte[] lingeringLargest;
+    /**
+     * Steps whose file could not leave whole yet (a compaction was running beside it): still
+     * registered, their tombstones deferred, they try again when the round ends.
+     */
+    final List<Step> waiting = new ArrayList<>();
+
+    /** Notes a settled step: its file left whole, waits for the fast tier's compactions, or needs step 6. */
+    void settled(Step s) {
+      if (s.dropped) {
+        dropped++;
+      } else if (s.droppable && s.retainedRecords == 0) {
+        lingeringSmallest = min(lingeringSmallest, s.file.smallest);
+        lingeringLargest = max(lingeringLargest, s.file.largest);
+      } else {
+        smallest = min(smallest, s.file.smallest);
+        largest = max(largest, s.file.largest);
+      }
+    }
+
+    private static byte[] min(byte[] a, byte[] b) {
+      return a == null || Arrays.compareUnsigned(b, a) < 0 ? b : a;
+    }
+
+    private static byte[] max(byte[] a, byte[] b) {
+      return a == null || Arrays.compareUnsigned(b, a) > 0 ? b : a;
+    }
     /**
      * Whether files being compacted were left out of the round's candidates, or a chosen file was
      * compacted away before its step could open it.
@@ -397,7 +512,7 @@ final class TierMigrator implements AutoCloseable {
         if (stopping) {
           break;
         }
-        Step step = scan(file, ignoreHotness, group);
+        Step step = scan(file, ignoreHotness, group, round.deepestLevel);
         if (step == null) {
           // A compaction took the file since the round chose it: its records, cold ones maybe,
           // are in that compaction's output, which this round did not rank. Without this, a round
@@ -408,25 +523,20 @@ final class TierMigrator implements AutoCloseable {
         }
         counters.migrations.increment();
         round.files++;
-        if (round.smallest == null || Arrays.compareUnsigned(file.smallest, round.smallest) < 0) {
-          round.smallest = file.smallest;
-        }
-        if (round.largest == null || Arrays.compareUnsigned(file.largest, round.largest) > 0) {
-          round.largest = file.largest;
-        }
         if (group.bytes >= options.migrationBatchBytes()) {
           commitGroup(group);
         }
         if (group.records.isEmpty()) {
-          finishSteps(group, round);
+          finishSteps(group, round, false);
         }
       }
       if (!stopping) {
         commitGroup(group);
-        finishSteps(group, round);
+        finishSteps(group, round, true);
       }
     } finally {
       releaseSteps(group.steps);
+      releaseSteps(round.waiting);
     }
     return round;
   }
@@ -491,6 +601,9 @@ final class TierMigrator implements AutoCloseable {
       if (files.isEmpty()) {
         continue;
       }
+      if (round.deepestLevel < 0) {
+        round.deepestLevel = levels.get(i).level();
+      }
       List<MigrationPicker.FileInfo> candidates = new ArrayList<>(files.size());
       boolean busy = false;
       for (SstFileMetaData f : files) {
@@ -536,6 +649,17 @@ final class TierMigrator implements AutoCloseable {
     final LongList copiedHashes = new LongList();
     /** Keys registered with {@link NativeDemotion}: demoted records the step's compaction drops. */
     final List<byte[]> registered = new ArrayList<>();
+    /**
+     * Whether the file may leave whole ({@link #dropFiles}): its demotions write no tombstone when
+     * committed, their keys wait in {@link #deferred} until the step is settled.
+     */
+    boolean droppable;
+    /** Whether the step read its file to the end. */
+    boolean complete;
+    /** Whether the file left the fast tier whole. */
+    boolean dropped;
+    /** Demoted keys whose tombstones wait for the step to be settled ({@link #settleDeferred}). */
+    final List<byte[]> deferred = new ArrayList<>();
 
     Step(MigrationPicker.FileInfo file, UpdatedKeys updated) {
       this.file = file;
@@ -580,13 +704,19 @@ final class TierMigrator implements AutoCloseable {
    * fills. Returns the step, which stays in {@code group} until it is finished, or null if the file
    * disappeared (a compaction took it) before it could be opened.
    */
-  private Step scan(MigrationPicker.FileInfo file, boolean ignoreHotness, Group group) throws Exception {
+  private Step scan(MigrationPicker.FileInfo file, boolean ignoreHotness, Group group, int deepestLevel)
+      throws Exception {
     UpdatedKeys updated = gate.registerMover(file.smallest, file.largest);
     Step step = new Step(file, updated);
+    step.droppable = dropFiles && file.level >= 1 && file.level == deepestLevel;
     group.steps.add(step);
     Snapshot snapshot = db.getSnapshot();
     HotKeyIterator hot = null;
-    try (ReadOptions snapshotRead = new ReadOptions().setSnapshot(snapshot).setFillCache(false);
+    // Closing the iterator may release the last reference to files compactions or drops made
+    // obsolete; their deletion then runs on RocksDB's background thread, not here (it took a
+    // quarter of the migration thread in the 128 MiB load).
+    try (ReadOptions snapshotRead = new ReadOptions().setSnapshot(snapshot).setFillCache(false)
+            .setBackgroundPurgeOnIteratorCleanup(true);
         ReadOptions fileRead = new ReadOptions().setFillCache(false);
         SstFileReader reader = new SstFileReader(readerOptions)) {
       hooks.afterSnapshot(file.smallest, file.largest);
@@ -636,6 +766,7 @@ final class TierMigrator implements AutoCloseable {
         }
         fileIt.status();
         fastIt.status();
+        step.complete = !stopping;
       }
       return step;
     } finally {
@@ -685,8 +816,13 @@ final class TierMigrator implements AutoCloseable {
    * registers the copies no user overwrote and compacts the files that hold them, promotes by
    * compaction over each file's range, then releases the steps.
    */
-  private void finishSteps(Group group, Round round) throws Exception {
+  private void finishSteps(Group group, Round round, boolean last) throws Exception {
     List<Step> steps = new ArrayList<>(group.steps);
+    List<Step> settling = new ArrayList<>(steps);
+    if (last) {
+      settling.addAll(round.waiting);
+    }
+    List<Step> waiting = List.of();
     try {
       if (stopping) {
         return;
@@ -699,6 +835,12 @@ final class TierMigrator implements AutoCloseable {
         registerCopies(steps);
         dropRegistered(steps);
       }
+      waiting = settleDeferred(settling, last);
+      for (Step s : settling) {
+        if (!waiting.contains(s)) {
+          round.settled(s);
+        }
+      }
       for (Step s : steps) {
         counters.recordsRetained.add(s.retainedRecords);
         counters.bytesRetained.add(s.retainedBytes);
@@ -707,9 +849,249 @@ final class TierMigrator implements AutoCloseable {
         promotion.promote(s.file.smallest, s.file.largest, s.updated);
       }
     } finally {
-      releaseSteps(steps);
+      if (last) {
+        round.waiting.clear();
+      }
+      List<Step> done = new ArrayList<>(settling);
+      done.removeAll(waiting);
+      round.waiting.addAll(waiting);
+      releaseSteps(done);
       group.steps.removeAll(steps);
     }
+  }
+
+  /**
+   * Settles the steps whose demotions deferred their tombstones ({@link Step#droppable}): the files
+   * of those that read their file to the end and retained nothing leave the fast tier whole
+   * ({@link #dropWholeFiles}); every other deferred key gets its tombstone now, unless a user wrote
+   * the key since the step registered (a tombstone written now would hide that newer write).
+   * Before the round's {@code last} settling, a file that could not leave yet waits instead (it is
+   * returned, and stays registered): the compaction beside it has usually ended by then.
+   */
+  private List<Step> settleDeferred(List<Step> steps, boolean last) throws Exception {
+    List<Step> candidates = new ArrayList<>();
+    boolean anyDeferred = false;
+    for (Step s : steps) {
+      if (!s.droppable) {
+        continue;
+      }
+      if (s.complete && s.retainedRecords == 0) {
+        candidates.add(s);
+      }
+      anyDeferred |= !s.deferred.isEmpty();
+    }
+    if (!candidates.isEmpty()) {
+      dropWholeFiles(candidates, last);
+    }
+    List<Step> waiting = new ArrayList<>();
+    if (!last) {
+      for (Step s : candidates) {
+        if (!s.dropped) {
+          waiting.add(s);
+        }
+      }
+    }
+    if (!anyDeferred) {
+      return waiting;
+    }
+    gate.commit(() -> {
+      long written = 0;
+      try (WriteBatch batch = new WriteBatch()) {
+        for (Step s : steps) {
+          if (s.dropped || waiting.contains(s)) {
+            continue;
+          }
+          for (byte[] key : s.deferred) {
+            if (!s.updated.contains(key)) {
+              batch.delete(fast, key);
+              s.tombstones++;
+              written++;
+            }
+          }
+        }
+        if (written > 0) {
+          db.write(writeOptions, batch);
+        }
+      }
+      counters.demotionTombstones.add(written);
+    });
+    for (Step s : steps) {
+      if (!waiting.contains(s)) {
+        s.deferred.clear();
+      }
+    }
+    return waiting;
+  }
+
+  /**
+   * <h3>Files that leave whole</h3>
+   *
+   * A fast file whose step demoted every record it did not find stale (a newer version above it)
+   * can leave the fast tier as a file: RocksDB's {@code DeleteFilesInRanges} over the file's key
+   * range takes it out of the LSM-tree in one MANIFEST edit, with no tombstone and no compaction.
+   * That call deletes every file of levels 1 and below that lies wholly inside the range and is not
+   * being compacted, so it is made safe by these rules, checked here:
+   * <ol>
+   *   <li>The file is in the fast tier's deepest non-empty level, at level 1 or below: no older
+   *       version of its keys is left in the fast tier to show through, and the call can reach it
+   *       (it leaves level 0 alone).
+   *   <li>Its records are all in the slow tier, committed before this check (ingested, durable in
+   *       the MANIFEST), or stale: the step read the file to the end and retained nothing.
+   *   <li>No user snapshot is live: one taken before the copies could not see them and must still
+   *       read the file's versions. The count rises before RocksDB takes the snapshot, so one taken
+   *       after this check reads at a sequence number above the copies.
+   *   <li>No other file would go with it. Automatic compactions of the fast tier are switched off
+   *       for the check and the call ({@code disable_auto_compactions}: RocksDB picks compactions
+   *       under its mutex against the latest options), and this class's own compactions of the
+   *       fast tier wait for {@link #fastFilesLock}, so what runs meanwhile is flushes (level 0) and
+   *       compactions already running. The check then requires that no file of levels 1 and below
+   *       other than this one lies inside the range, and that no file being compacted overlaps it:
+   *       a compaction's outputs hold only its inputs' keys, so none can land inside the range.
+   * </ol>
+   * Steps whose file did not leave (a rule failed, or RocksDB kept it) get their tombstones
+   * ({@link #settleDeferred}). Readers are unaffected either way: a get that finds the file gone
+   * finds the same version in the slow tier, and iterators pin the files they were created with.
+   */
+  private void dropWholeFiles(List<Step> candidates, boolean awaitCompactions) throws RocksDBException {
+    if (snapshotsOpen.getAsBoolean()) {
+      return;
+    }
+    synchronized (fastFilesLock) {
+      db.setOptions(fast, autoCompactionsOff);
+      try {
+        hooks.beforeFileDrop();
+        long deadline = System.nanoTime() + MAX_DROP_WAIT_NANOS;
+        List<Step> eligible = new ArrayList<>();
+        List<byte[]> ranges = new ArrayList<>();
+        while (true) {
+          long ended = compactionsEnded();
+          List<LevelMetaData> levels = db.getColumnFamilyMetaData(fast).levels();
+          eligible.clear();
+          ranges.clear();
+          boolean busy = false;
+          for (List<Step> run : touchingRuns(candidates)) {
+            List<MigrationPicker.FileInfo> files = new ArrayList<>(run.size());
+            run.forEach(st -> files.add(st.file));
+            DropCheck check = mayDrop(files, levels);
+            if (check == DropCheck.YES) {
+              eligible.addAll(run);
+              ranges.add(files.get(0).smallest);
+              ranges.add(files.get(files.size() - 1).largest);
+            }
+            busy |= check == DropCheck.BUSY;
+          }
+          // With automatic compactions off, the running ones end and no new one starts: waiting
+          // for them is cheaper than the tombstones and range compaction the file needs otherwise.
+          if (!busy || !awaitCompactions || stopping || !awaitCompactionEnd(ended, deadline)) {
+            break;
+          }
+        }
+        if (eligible.isEmpty() || snapshotsOpen.getAsBoolean()) {
+          return;
+        }
+        db.deleteFilesInRanges(fast, ranges, true);
+        java.util.Set<Long> left = new java.util.HashSet<>();
+        for (LevelMetaData level : db.getColumnFamilyMetaData(fast).levels()) {
+          for (SstFileMetaData f : level.files()) {
+            left.add(MigrationPicker.fileNumber(f.fileName()));
+          }
+        }
+        for (Step s : eligible) {
+          if (!left.contains(s.file.fileNumber)) {
+            s.dropped = true;
+            counters.demotionFilesDropped.increment();
+          }
+        }
+      } finally {
+        db.setOptions(fast, autoCompactionsOn);
+      }
+    }
+  }
+
+  /**
+   * {@code steps} in key order, cut into runs of files that touch: where one file's largest key is
+   * the next one's smallest (the versions of one key span both, as under a snapshot), RocksDB deletes
+   * either only with the other, so they leave over one range.
+   */
+  private static List<List<Step>> touchingRuns(List<Step> steps) {
+    List<Step> sorted = new ArrayList<>(steps);
+    sorted.sort((a, b) -> Arrays.compareUnsigned(a.file.smallest, b.file.smallest));
+    List<List<Step>> runs = new ArrayList<>();
+    List<Step> run = null;
+    for (Step st : sorted) {
+      if (run != null && st.file.level == run.get(0).file.level
+          && Arrays.compareUnsigned(run.get(run.size() - 1).file.largest, st.file.smallest) >= 0) {
+        run.add(st);
+      } else {
+        run = new ArrayList<>();
+        run.add(st);
+        runs.add(run);
+      }
+    }
+    return runs;
+  }
+
+  /** What {@link #mayDrop} found. */
+  enum DropCheck {
+    /** The file may leave now. */
+    YES,
+    /** Not now: a compaction running beside it overlaps its range; it may once that ends. */
+    BUSY,
+    /** No: the file is gone, not in the deepest level, or another file lies inside its range. */
+    NO
+  }
+
+  /** Rules 1 and 4 of {@link #dropWholeFiles} for {@code file} alone, against the fast tier's levels. */
+  static DropCheck mayDropAlone(MigrationPicker.FileInfo file, List<LevelMetaData> levels) {
+    return mayDrop(List.of(file), levels);
+  }
+
+  /**
+   * Rules 1 and 4 of {@link #dropWholeFiles} for {@code run}, files of one level in key order that
+   * leave together over the one range from the first's smallest key to the last's largest: every
+   * file is in the deepest level and not being compacted, no other file of levels 1 and below lies
+   * inside the range, and no file being compacted overlaps it.
+   */
+  static DropCheck mayDrop(List<MigrationPicker.FileInfo> run, List<LevelMetaData> levels) {
+    int deepest = -1;
+    for (LevelMetaData level : levels) {
+      if (!level.files().isEmpty()) {
+        deepest = Math.max(deepest, level.level());
+      }
+    }
+    byte[] smallest = run.get(0).smallest;
+    byte[] largest = run.get(run.size() - 1).largest;
+    java.util.Set<Long> members = new java.util.HashSet<>();
+    for (MigrationPicker.FileInfo file : run) {
+      if (deepest < 1 || file.level != deepest) {
+        return DropCheck.NO;
+      }
+      members.add(file.fileNumber);
+    }
+    int found = 0;
+    boolean busy = false;
+    for (LevelMetaData level : levels) {
+      for (SstFileMetaData f : level.files()) {
+        byte[] low = f.smallestKey();
+        byte[] high = f.largestKey();
+        if (members.contains(MigrationPicker.fileNumber(f.fileName()))) {
+          if (level.level() != deepest || f.beingCompacted()) {
+            return DropCheck.NO;
+          }
+          found++;
+          continue;
+        }
+        boolean overlaps = Arrays.compareUnsigned(low, largest) <= 0
+            && Arrays.compareUnsigned(high, smallest) >= 0;
+        boolean inside = Arrays.compareUnsigned(low, smallest) >= 0
+            && Arrays.compareUnsigned(high, largest) <= 0;
+        if (level.level() >= 1 && inside) {
+          return DropCheck.NO;
+        }
+        busy |= f.beingCompacted() && overlaps;
+      }
+    }
+    return found == run.size() ? (busy ? DropCheck.BUSY : DropCheck.YES) : DropCheck.NO;
   }
 
   /** Releases the steps' native registrations and mover registrations; never throws. */
@@ -854,9 +1236,15 @@ final class TierMigrator implements AutoCloseable {
     if (nativeDemotion == null) {
       try (WriteBatch batch = new WriteBatch()) {
         for (Pending r : records) {
-          batch.delete(fast, r.key);
+          if (r.step.droppable) {
+            r.step.deferred.add(r.key);
+          } else {
+            batch.delete(fast, r.key);
+          }
         }
-        db.write(writeOptions, batch);
+        if (batch.count() > 0) {
+          db.write(writeOptions, batch);
+        }
       }
     }
     countDemoted(records);
@@ -869,12 +1257,16 @@ final class TierMigrator implements AutoCloseable {
    */
   private void countDemoted(List<Pending> records) {
     long bytes = 0;
+    long tombstones = 0;
     for (Pending r : records) {
       long b = r.key.length + r.value.length;
       r.step.demotedRecords++;
       r.step.demotedBytes += b;
       if (nativeDemotion == null) {
-        r.step.tombstones++;
+        if (!r.step.droppable) {
+          r.step.tombstones++;
+          tombstones++;
+        }
       } else {
         r.step.copied.add(r.key);
         r.step.copiedHashes.add(ValueHash.of(r.value));
@@ -883,7 +1275,7 @@ final class TierMigrator implements AutoCloseable {
     }
     counters.recordsDemoted.add(records.size());
     counters.bytesDemoted.add(bytes);
-    counters.demotionTombstones.add(nativeDemotion == null ? records.size() : 0);
+    counters.demotionTombstones.add(tombstones);
   }
 
   /** The batch path of {@link #commit}: one atomic batch, without the keys written meanwhile. */
@@ -899,7 +1291,11 @@ final class TierMigrator implements AutoCloseable {
           }
           batch.put(slow, r.key, r.value);
           if (nativeDemotion == null) {
-            batch.delete(fast, r.key);
+            if (r.step.droppable) {
+              r.step.deferred.add(r.key);
+            } else {
+              batch.delete(fast, r.key);
+            }
           }
           written.add(r);
         }
@@ -1004,6 +1400,10 @@ final class TierMigrator implements AutoCloseable {
   void stop() {
     stopping = true;
     compactOptions.setCanceled(true);
+    deepCompactOptions.setCanceled(true);
+    synchronized (compactionsEnded) {
+      compactionsEnded.notifyAll();
+    }
   }
 
   boolean stopping() {
@@ -1019,6 +1419,7 @@ final class TierMigrator implements AutoCloseable {
     fileCompactionOptions.close();
     flushOptions.close();
     compactOptions.close();
+    deepCompactOptions.close();
     demoteWriterOptions.close();
     envOptions.close();
     if (demoteFilter != null) {
@@ -1047,3 +1448,4 @@ final class TierMigrator implements AutoCloseable {
     }
   }
 }
+

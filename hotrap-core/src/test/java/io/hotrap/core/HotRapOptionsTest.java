@@ -30,6 +30,7 @@ class HotRapOptionsTest {
     assertEquals(64L << 20, big.fastTargetFileBytes());
     assertEquals(256L << 20, big.blockCacheBytes());
     assertFalse(o.nativeMigration(), "demotion writes tombstones unless asked for the native path");
+    assertTrue(o.dropDemotedFiles(), "wholly demoted files leave whole unless asked not to");
   }
 
   @Test

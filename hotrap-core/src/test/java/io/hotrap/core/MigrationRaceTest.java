@@ -172,6 +172,12 @@ class MigrationRaceTest {
       db.awaitBackgroundWork();
       HotRapStats s = db.stats();
       assertTrue(s.migrations() > 0 && s.recordsDemoted() > 0, s.toString());
+      if (mode == TestStores.Mode.FILE_DROP) {
+        // The race ran on files leaving whole, not only on tombstones.
+        assertTrue(s.demotionFilesDropped() > 0, s.toString());
+      } else if (mode == TestStores.Mode.TOMBSTONES) {
+        assertEquals(0, s.demotionFilesDropped(), s.toString());
+      }
       for (int i = 0; i < keys; i++) {
         long a = acked.get(i);
         byte[] v = db.get(key(i));

@@ -44,17 +44,19 @@ final class TestStores {
   }
 
   /**
-   * The store variants the model, race and crash tests run on: demotion by tombstones, native
-   * demotion, and tombstones with write-hot separation engaged at once (any repeated key in a 16 KiB
-   * window of writes is hot), so that keys move between {@code fast-hot} and {@code fast} under the
-   * tests' writes.
+   * The store variants the model, race and crash tests run on: demotion by tombstones alone,
+   * tombstones with wholly demoted files leaving whole (the default), native demotion, and the
+   * default with write-hot separation engaged at once (any repeated key in a 16 KiB window of writes
+   * is hot), so that keys move between {@code fast-hot} and {@code fast} under the tests' writes.
    */
   enum Mode {
-    TOMBSTONES, NATIVE, SEPARATED;
+    TOMBSTONES, FILE_DROP, NATIVE, SEPARATED;
 
     /** Applies this mode to {@code b}. */
     HotRapOptions.Builder apply(HotRapOptions.Builder b) {
       switch (this) {
+        case TOMBSTONES:
+          return b.nativeMigration(false).dropDemotedFiles(false);
         case NATIVE:
           return b.nativeMigration(true);
         case SEPARATED:

@@ -48,6 +48,7 @@ import site.ycsb.DBException;
  *   <tr><td>hotrap.max.value.size</td><td>maxValueBytes</td><td>bytes</td></tr>
  *   <tr><td>hotrap.sync.writes</td><td>syncWrites</td><td>true|false</td></tr>
  *   <tr><td>hotrap.native.migration</td><td>nativeMigration</td><td>true|false</td></tr>
+ *   <tr><td>hotrap.drop.demoted.files</td><td>dropDemotedFiles</td><td>true|false</td></tr>
  *   <tr><td>hotrap.lock.stripes</td><td>lockStripes</td><td>power of two</td></tr>
  *   <tr><td>hotrap.write.hot.separation</td><td>writeHotSeparation</td><td>true|false</td></tr>
  *   <tr><td>hotrap.write.hot.share</td><td>writeHotShare</td><td>fraction of the budget</td></tr>
@@ -141,6 +142,8 @@ final class HotRapProperties {
         (b, p, v) -> b.syncWrites(parseBoolean(p, v)));
     passThrough("hotrap.native.migration", "nativeMigration",
         (b, p, v) -> b.nativeMigration(parseBoolean(p, v)));
+    passThrough("hotrap.drop.demoted.files", "dropDemotedFiles",
+        (b, p, v) -> b.dropDemotedFiles(parseBoolean(p, v)));
     passThrough("hotrap.lock.stripes", "lockStripes",
         (b, p, v) -> b.lockStripes(parseInt(p, v)));
     passThrough("hotrap.write.hot.separation", "writeHotSeparation",

@@ -94,6 +94,7 @@ class HotRapPropertiesTest {
     p.setProperty("hotrap.write.skew.threshold", "2.5");
     p.setProperty("hotrap.hot.block.cache.share", "0.8");
     p.setProperty("hotrap.read.skew.detection", "false");
+    p.setProperty("hotrap.drop.demoted.files", "false");
     // The native path can only be asked for where its hooks load (Linux x86-64 with gcc).
     p.setProperty("hotrap.native.migration", Boolean.toString(NativeHooks.available()));
     HotRapOptions o = HotRapProperties.toOptions(p);
@@ -106,6 +107,7 @@ class HotRapPropertiesTest {
     assertTrue(o.directReads());
     assertTrue(o.directIoForFlushAndCompaction());
     assertEquals(3, o.backgroundJobs());
+    assertFalse(o.dropDemotedFiles());
     assertEquals(128 << 10, o.writeBufferBytes());
     assertEquals(256 << 10, o.fastTargetFileBytes());
     assertFalse(o.readSkewDetection());
@@ -134,7 +136,7 @@ class HotRapPropertiesTest {
       assertTrue(name.startsWith("hotrap."), name);
       n++;
     }
-    assertEquals(31, n);
+    assertEquals(32, n);
   }
 
   @ParameterizedTest

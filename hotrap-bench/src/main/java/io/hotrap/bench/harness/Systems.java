@@ -10,7 +10,7 @@ public final class Systems {
   /** Every system, in report order. */
   public static final List<String> ALL = List.of("rocksdb-fd", "rocksdb-tiered", "hotrap",
       "hotrap-no-retain", "hotrap-no-hotness-check", "hotrap-no-by-compaction",
-      "hotrap-no-promotion", "hotrap-native", "rocksdb-sc", "sas-cache", "sas-cache-rec",
+      "hotrap-no-promotion", "hotrap-native", "hotrap-tombstones", "rocksdb-sc", "sas-cache", "sas-cache-rec",
       "rocksdb-pcache", "hotrap-mem", "hotrap-separated");
 
   /**
@@ -64,6 +64,8 @@ public final class Systems {
         return hotrap(name, config, extra, b -> b.promotion(false));
       case "hotrap-native":
         return hotrap(name, config, extra, b -> b.nativeMigration(true));
+      case "hotrap-tombstones":
+        return hotrap(name, config, extra, b -> b.dropDemotedFiles(false));
       case "hotrap-separated":
         return hotrap(name, config, extra, b -> b.writeHotSeparation(true));
       case "rocksdb-sc":
@@ -149,11 +151,12 @@ public final class Systems {
 
   /**
    * The directory name under which {@code system} keeps its data: the HotRAP variants share one
-   * loaded state (loading reads nothing, so they load alike) and so one template; the native-demotion
-   * variant writes differently while it loads and keeps its own.
+   * loaded state (loading reads nothing, so they load alike) and so one template; the variants that
+   * remove demoted records another way ({@code hotrap-native}, and {@code hotrap-tombstones}, which
+   * never drops whole files) write differently while they load and keep their own.
    */
   static String loadFamily(String system) {
-    if (system.equals("hotrap-native")) {
+    if (system.equals("hotrap-native") || system.equals("hotrap-tombstones")) {
       return system;
     }
     if (system.equals("sas-cache") || system.equals("sas-cache-rec")
