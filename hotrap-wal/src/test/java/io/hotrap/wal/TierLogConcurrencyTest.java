@@ -39,7 +39,7 @@ class TierLogConcurrencyTest {
   @EnumSource(value = Codec.class, names = {"LZ4", "ZSTD"})
   void concurrentAppendsMarksAndBackgroundWorkLoseNothingLive(Codec codec) throws Exception {
     TierLogOptions options = Logs.small(dir).codec(codec).segmentBytes(16 << 10)
-        .blockBytes(4096).memoryTierBytes(40_000).build();
+        .blockBytes(4096).memoryTierBytes(10_000).build();
     Object sequencer = new Object();
     long[] next = {0};
     AtomicLong written = new AtomicLong(-1); // every seq up to this one is written
