@@ -30,7 +30,7 @@ class TierLogConcurrencyTest {
   private static final long TOTAL = (long) APPENDERS * PER_APPENDER;
   /** The newest records the tier holds; older ones die unless sticky. */
   private static final long WINDOW = 300;
-  /** Every 40th record outlives the window by ten windows, so segments need trimming. */
+  /** Every 40th record outlives the window by ten or twenty windows, so segments need trimming. */
   private static final long STICKY_EVERY = 40;
 
   @TempDir Path dir;
@@ -74,7 +74,7 @@ class TierLogConcurrencyTest {
       }
       Future<?> marker = pool.submit(() -> {
         long deadUpTo = -1;
-        long stickyDeadUpTo = -1;
+        long[] stickyDeadUpTo = {-1, -1};
         while (true) {
           boolean done = appenders.stream().allMatch(Future::isDone);
           long limit = (done ? TOTAL - 1 : written.get()) - WINDOW;
@@ -82,15 +82,20 @@ class TierLogConcurrencyTest {
             markRange(log, dead, deadUpTo + 1, limit);
             deadUpTo = limit;
           }
-          long stickyLimit = (done ? TOTAL - 1 : written.get()) - 10 * WINDOW;
-          if (stickyLimit > stickyDeadUpTo) {
-            for (long s = (Math.floorDiv(stickyDeadUpTo, STICKY_EVERY) + 1) * STICKY_EVERY;
+          // Sticky records die in two classes, 10 and 20 windows late, so that a segment packed
+          // with only sticky records left is partly dead for 10 windows: trimming has work then,
+          // whether or not compression kept up with the appends.
+          for (int c = 0; c < 2; c++) {
+            long stickyLimit = (done ? TOTAL - 1 : written.get()) - (10 + 10 * c) * WINDOW;
+            long step = 2 * STICKY_EVERY;
+            long offset = c * STICKY_EVERY;
+            for (long s = Math.floorDiv(stickyDeadUpTo[c] - offset, step) * step + step + offset;
                 s <= stickyLimit;
-                s += STICKY_EVERY) {
+                s += step) {
               log.markDead(s, s);
               dead.set((int) s);
             }
-            stickyDeadUpTo = stickyLimit;
+            stickyDeadUpTo[c] = Math.max(stickyDeadUpTo[c], stickyLimit);
           }
           if (done) { // the last window stays live, as the tier would hold it
             break;
