@@ -870,15 +870,10 @@ final class TierMigrator implements AutoCloseable {
    */
   private List<Step> settleDeferred(List<Step> steps, boolean last) throws Exception {
     List<Step> candidates = new ArrayList<>();
-    boolean anyDeferred = false;
     for (Step s : steps) {
-      if (!s.droppable) {
-        continue;
-      }
-      if (s.complete && s.retainedRecords == 0) {
+      if (s.droppable && s.complete && s.retainedRecords == 0) {
         candidates.add(s);
       }
-      anyDeferred |= !s.deferred.isEmpty();
     }
     if (!candidates.isEmpty()) {
       dropWholeFiles(candidates, last);
@@ -891,16 +886,20 @@ final class TierMigrator implements AutoCloseable {
         }
       }
     }
-    if (!anyDeferred) {
+    // Tombstones now for the rest; the gate is taken exclusive only if one has keys to tombstone.
+    List<Step> tombstoning = new ArrayList<>();
+    for (Step s : steps) {
+      if (!s.dropped && !waiting.contains(s) && !s.deferred.isEmpty()) {
+        tombstoning.add(s);
+      }
+    }
+    if (tombstoning.isEmpty()) {
       return waiting;
     }
     gate.commit(() -> {
       long written = 0;
       try (WriteBatch batch = new WriteBatch()) {
-        for (Step s : steps) {
-          if (s.dropped || waiting.contains(s)) {
-            continue;
-          }
+        for (Step s : tombstoning) {
           for (byte[] key : s.deferred) {
             if (!s.updated.contains(key)) {
               batch.delete(fast, key);
@@ -915,10 +914,8 @@ final class TierMigrator implements AutoCloseable {
       }
       counters.demotionTombstones.add(written);
     });
-    for (Step s : steps) {
-      if (!waiting.contains(s)) {
-        s.deferred.clear();
-      }
+    for (Step s : tombstoning) {
+      s.deferred.clear();
     }
     return waiting;
   }
