@@ -44,6 +44,18 @@ class DemotionIngestionTest {
     db.migrator().migrateNow(Long.MAX_VALUE, true);
   }
 
+  /** Hooks that run {@code action} before the first commit, and disarm {@code armed}. */
+  private static MigrationHooks beforeFirstCommit(AtomicBoolean armed, Runnable action) {
+    return new MigrationHooks() {
+      @Override
+      public void beforeCommit(int batchIndex) {
+        if (armed.getAndSet(false)) {
+          action.run();
+        }
+      }
+    };
+  }
+
   @Test
   void demotedRecordsReachTheSlowTierInIngestedFiles() throws Exception {
     try (HotRapDB db = HotRapDB.open(small(dir, nativeMigration).fastBudgetBytes(256L << 20)
@@ -100,17 +112,12 @@ class DemotionIngestionTest {
     // step read, holds the old versions of those keys, and must not be ingested as it is.
     AtomicBoolean armed = new AtomicBoolean(true);
     HotRapDB[] holder = new HotRapDB[1];
-    MigrationHooks hooks = new MigrationHooks() {
-      @Override
-      public void beforeCommit(int batchIndex) {
-        if (armed.getAndSet(false)) {
-          for (int i = 0; i < 60; i += 3) {
-            holder[0].delete(key(i));
-            holder[0].put(key(i + 1), value(i + 1, 2, 100));
-          }
-        }
+    MigrationHooks hooks = beforeFirstCommit(armed, () -> {
+      for (int i = 0; i < 60; i += 3) {
+        holder[0].delete(key(i));
+        holder[0].put(key(i + 1), value(i + 1, 2, 100));
       }
-    };
+    });
     try (HotRapDB db = HotRapDB.open(small(dir, nativeMigration).fastBudgetBytes(256L << 20)
         .migrationBatchBytes(1 << 20).build(), StoreHooks.migration(hooks))) {
       holder[0] = db;
@@ -136,6 +143,41 @@ class DemotionIngestionTest {
       }
       for (int i = 60; i < n; i++) {
         assertArrayEquals(value(i, 1, 100), db.get(key(i)), "key " + i);
+      }
+    }
+  }
+
+  @Test
+  void aRoundStoppedWhileTheNextFileIsWrittenLeavesNoFileAndLosesNothing() throws Exception {
+    // The next chunk's file is written while the first chunk commits; the store stops in between,
+    // so that file is never ingested. Its records must stay readable in the fast tier, and the
+    // file must not stay behind on the slow disk.
+    AtomicBoolean armed = new AtomicBoolean(true);
+    HotRapDB[] holder = new HotRapDB[1];
+    MigrationHooks hooks = beforeFirstCommit(armed, () -> holder[0].migrator().stop());
+    int n = 4000;
+    HotRapOptions o = small(dir, nativeMigration).fastBudgetBytes(256L << 20)
+        .migrationBatchBytes(32 << 10).build();
+    try (HotRapDB db = HotRapDB.open(o, StoreHooks.migration(hooks))) {
+      holder[0] = db;
+      for (int i = 0; i < n; i++) {
+        db.put(key(i), value(i, 1, 100));
+      }
+      db.flush();
+      db.migrator().migrateNow(Long.MAX_VALUE, true);
+      assertTrue(!armed.get(), "no chunk was committed");
+      HotRapStats s = db.stats();
+      assertTrue(s.recordsDemoted() > 0 && s.recordsDemoted() < n / 2,
+          "one chunk of about 300 records, not the round: " + s);
+      assertEquals(0, filesIn(dir.resolve("slow").resolve(TierMigrator.DEMOTE_DIR)),
+          "the file of the chunk that was not committed is gone");
+      for (int i = 0; i < n; i++) {
+        assertEquals(1, versionOf(db.get(key(i))), "key " + i);
+      }
+    }
+    try (HotRapDB db = HotRapDB.open(o)) {
+      for (int i = 0; i < n; i++) {
+        assertEquals(1, versionOf(db.get(key(i))), "key " + i + " after reopening");
       }
     }
   }
