@@ -31,7 +31,7 @@ class SlowTierMetadataTest {
     int hot = 10_000;
     int valueBytes = 200;
     try (HotRapDB db = HotRapDB.open(TestStores.small(dir).fastBudgetBytes(256L << 20)
-        .blockCacheBytes(1L << 20).slowTargetFileBytes(64L << 10).promotion(false)
+        .blockCacheBytes(1L << 20).slowTargetFileBytes(64L << 10).migrationBatchBytes(64L << 10).promotion(false)
         .readSkewDetection(false).build())) {
       for (int i = 0; i < cold; i++) {
         db.put(key(i), value(i, 1, valueBytes));
