@@ -1293,7 +1293,9 @@ final class TierMigrator implements AutoCloseable {
    * Writes {@code records} (in key order) into a new file of the slow tier's format; returns null
    * if it could not (the caller commits a batch instead). A key seen twice in a row is written
    * once: the file may hold two versions of a key that a snapshot kept, and both are the newest
-   * value.
+   * value. Runs on the writer thread ({@link Written}) and, to retry a commit, on the migration
+   * thread, possibly at once: each call has its own file name and writer, and only reads the
+   * shared options.
    */
   private Path writeDemotionFile(List<Pending> records) throws IOException {
     Path file = demoteDir.resolve("demote-" + demoteFiles.incrementAndGet() + ".sst");
