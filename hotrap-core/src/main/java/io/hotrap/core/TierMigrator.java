@@ -8,6 +8,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
@@ -145,7 +150,7 @@ final class TierMigrator implements AutoCloseable {
   private final EnvOptions envOptions = new EnvOptions();
   private final AtomicLong demoteFiles = new AtomicLong();
   /** The longest a round's last drop waits for compactions beside its files to end. */
-  static final long MAX_DROP_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+  static final long MAX_DROP_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
   /** Compactions that ended, counted by {@link #compactionEnded()}; guarded by itself. */
   private final long[] compactionsEnded = new long[1];
   /** Whether wholly demoted files may leave the fast tier as files (see {@link #dropWholeFiles}). */
@@ -163,7 +168,7 @@ final class TierMigrator implements AutoCloseable {
 
   private volatile boolean stopping;
   /** Writes demotion files while the migration thread scans on ({@link Written}). */
-  private final java.util.concurrent.ExecutorService fileWriter;
+  private final ExecutorService fileWriter;
 
   TierMigrator(RocksDB db, ColumnFamilyHandle fast, ColumnFamilyHandle hot, ColumnFamilyHandle slow,
       HotRapOptions options,
@@ -200,7 +205,7 @@ final class TierMigrator implements AutoCloseable {
     }
     this.demoteFilter = options.bloomBitsPerKey() > 0 ? new BloomFilter(options.bloomBitsPerKey()) : null;
     this.demoteWriterOptions = TierConfig.slowFileWriter(options, demoteFilter);
-    this.fileWriter = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+    this.fileWriter = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "hotrap-demotion-writer-" + options.fastPath().getFileName());
       t.setDaemon(true);
       return t;
@@ -233,7 +238,7 @@ final class TierMigrator implements AutoCloseable {
           return false;
         }
         try {
-          java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(compactionsEnded, left);
+          TimeUnit.NANOSECONDS.timedWait(compactionsEnded, left);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return false;
@@ -756,7 +761,8 @@ final class TierMigrator implements AutoCloseable {
           // The fast tier's iterator catches up by next() over the few newer keys that upper
           // levels hold between two of the file's keys; a seek re-seeks every level and memtable
           // (a third of the migration thread's time when it was taken after one next()).
-          for (int n = 0; fastKey != null && n < CATCH_UP_NEXTS && Arrays.compareUnsigned(fastKey, key) < 0; n++) {
+          for (int n = 0; n < CATCH_UP_NEXTS && fastKey != null && Arrays.compareUnsigned(fastKey, key) < 0;
+              n++) {
             fastIt.next();
             fastKey = fastIt.isValid() ? fastIt.key() : null;
           }
@@ -1161,9 +1167,9 @@ final class TierMigrator implements AutoCloseable {
   private static final class Written {
     final List<Pending> records;
     final int batchIndex;
-    final java.util.concurrent.Future<Path> file;
+    final Future<Path> file;
 
-    Written(List<Pending> records, int batchIndex, java.util.concurrent.Future<Path> file) {
+    Written(List<Pending> records, int batchIndex, Future<Path> file) {
       this.records = records;
       this.batchIndex = batchIndex;
       this.file = file;
@@ -1177,21 +1183,19 @@ final class TierMigrator implements AutoCloseable {
       return;
     }
     group.written = null;
+    if (stopping) {
+      discard(w);
+      return;
+    }
     Path file;
     try {
       file = w.file.get();
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof Exception) {
         throw (Exception) cause;
       }
       throw new IllegalStateException("writing a demotion file failed", cause);
-    }
-    if (stopping) {
-      if (file != null) {
-        Files.deleteIfExists(file);
-      }
-      return;
     }
     hooks.beforeCommit(w.batchIndex);
     commit(w.records, file);
@@ -1205,15 +1209,19 @@ final class TierMigrator implements AutoCloseable {
   private void abandonWritten(Group group) {
     Written w = group.written;
     group.written = null;
-    if (w == null) {
-      return;
+    if (w != null) {
+      discard(w);
     }
+  }
+
+  /** Waits for the file of a chunk that will not be committed and deletes it. */
+  private static void discard(Written w) {
     try {
       Path file = w.file.get();
       if (file != null) {
         Files.deleteIfExists(file);
       }
-    } catch (java.util.concurrent.ExecutionException | IOException e) {
+    } catch (ExecutionException | IOException e) {
       LOG.log(Level.FINE, "abandoned demotion file", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -1508,7 +1516,7 @@ final class TierMigrator implements AutoCloseable {
     stopping = true;
     fileWriter.shutdown();
     try {
-      if (!fileWriter.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+      if (!fileWriter.awaitTermination(1, TimeUnit.MINUTES)) {
         LOG.warning("the demotion file writer did not stop within a minute");
       }
     } catch (InterruptedException e) {
