@@ -4,7 +4,9 @@ import io.hotrap.cache.flash.FlashCache;
 import io.hotrap.cache.flash.FlashCacheStats;
 import io.hotrap.core.HotRapDB;
 import io.hotrap.core.HotRapOptions;
+import io.hotrap.jni.CompactionPrefetcher;
 import io.hotrap.jni.FlashSecondaryCache;
+import io.hotrap.jni.RecentReads;
 import io.hotrap.jni.SecondaryCacheBackend;
 import io.hotrap.jni.SstGroupListener;
 import java.io.IOException;
@@ -16,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.AbstractEventListener;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
@@ -38,8 +41,12 @@ import org.rocksdb.WriteOptions;
  *   <li>{@code sas-cache}: the bypass filter, insertion control (the last deleted files, as many
  *       as {@link FlashCacheSystem#invalidGroupsRemembered}) and
  *       compaction-aware invalidation: when a compaction completes, its input files' blocks are
- *       purged in the background ({@link SstGroupListener}). Prefetching new files is not run, as
- *       in {@link FlashCacheSystem}.
+ *       purged in the background ({@link SstGroupListener}).
+ *   <li>{@code sas-cache-pf}: {@code sas-cache} with the third part of SAS-Cache's compaction-aware
+ *       replacement, the prefetch of new files ({@link CompactionPrefetcher}): after each flush
+ *       and compaction, the blocks of the new files that hold keys among the last reads are read
+ *       into the block cache. The reads hinted are as many as the caches hold blocks: their bytes
+ *       over the larger of the block size and the mean value read.
  * </ul>
  *
  * <p>Gets go straight to RocksDB; writes need no invalidation, since blocks never change. A get
@@ -58,11 +65,22 @@ final class BlockFlashCacheSystem implements BenchSystem {
   /** As in the store's own block cache ({@link HotRapOptions#newBlockCache()}). */
   private static final double BLOCK_CACHE_HIGH_PRIORITY_RATIO = 0.5;
   /** Each client thread's perf context, counting (see the class javadoc). */
+  /** The most reads the prefetch hints by (a power of two). */
+  private static final int PREFETCH_HINT_SLOTS = 1 << 16;
+  /** A file of the harness's sizes is read whole by the first seek. */
+  private static final long PREFETCH_READAHEAD_BYTES = 1 << 20;
   private static final ThreadLocal<PerfContext> PERF =
       ThreadLocal.withInitial(BlockCacheProbe::countingContext);
 
   private final String name;
   private final boolean sas;
+  private final long cacheBytes;
+  private final long blockBytes;
+  /** The last reads, for the prefetch; null without it. */
+  private final RecentReads recentReads;
+  private final CompactionPrefetcher prefetcher;
+  private final LongAdder valueBytes = new LongAdder();
+  private final LongAdder values = new LongAdder();
   private final List<AutoCloseable> resources = new ArrayList<>();
   private final Statistics statistics;
   private final RocksDB db;
@@ -91,10 +109,13 @@ final class BlockFlashCacheSystem implements BenchSystem {
     return FlashSecondaryCache.unavailableReason();
   }
 
-  BlockFlashCacheSystem(String name, SystemConfig config, boolean sas) {
+  BlockFlashCacheSystem(String name, SystemConfig config, boolean sas, boolean prefetch) {
     this.name = name;
     this.sas = sas;
     HotRapOptions o = config.shared();
+    this.cacheBytes = config.fastBudgetBytes() + o.blockCacheBytes();
+    this.blockBytes = o.fastBlockSize();
+    this.recentReads = prefetch ? new RecentReads(PREFETCH_HINT_SLOTS) : null;
     String family = Systems.loadFamily(name);
     Path fast = config.fastDir().resolve(family);
     Path slow = config.slowDir().resolve(family);
@@ -115,8 +136,19 @@ final class BlockFlashCacheSystem implements BenchSystem {
       statistics = track(new Statistics());
       statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
       SstGroupListener listener = track(new SstGroupListener(group -> { }, this::fileDeleted));
+      List<AbstractEventListener> listeners = new ArrayList<>(List.of(listener));
+      if (prefetch) {
+        Options readerOptions = track(new Options()
+            .setUseDirectReads(o.directReads())
+            .setTableFormatConfig(RocksDbSystem.tableConfig(o, blockCache, filter)));
+        prefetcher = track(new CompactionPrefetcher(readerOptions, this::hintedKeys,
+            PREFETCH_READAHEAD_BYTES, 1));
+        listeners.add(prefetcher);
+      } else {
+        prefetcher = null;
+      }
       Options options =
-          track(FlashCacheSystem.rocksDbOptions(o, config, fast, statistics, listener, table));
+          track(FlashCacheSystem.rocksDbOptions(o, config, fast, statistics, listeners, table));
       db = RocksDB.open(options, slow.toString());
       listener.track(db);
       ok = true;
@@ -127,6 +159,14 @@ final class BlockFlashCacheSystem implements BenchSystem {
         RocksDbSystem.closeAll(resources);
       }
     }
+  }
+
+  /** The distinct keys of as many recent reads as the caches hold blocks. */
+  private byte[][] hintedKeys() {
+    long n = values.sum();
+    long meanValue = n == 0 ? 0 : valueBytes.sum() / n;
+    long reach = cacheBytes / Math.max(blockBytes, meanValue);
+    return recentReads.sortedDistinct((int) Math.min(PREFETCH_HINT_SLOTS, Math.max(1, reach)));
   }
 
   private <T extends AutoCloseable> T track(T resource) {
@@ -187,7 +227,15 @@ final class BlockFlashCacheSystem implements BenchSystem {
     PerfContext perf = PERF.get();
     long readsBefore = perf.getBlockReadCount();
     try {
-      return db.get(key);
+      byte[] value = db.get(key);
+      if (recentReads != null) {
+        recentReads.record(key);
+        if (value != null) {
+          values.increment();
+          valueBytes.add(value.length);
+        }
+      }
+      return value;
     } catch (RocksDBException e) {
       throw new IllegalStateException("get failed", e);
     } finally {
@@ -210,6 +258,9 @@ final class BlockFlashCacheSystem implements BenchSystem {
   public void settle() {
     RocksDbSystem.settle(db, flushOptions);
     try {
+      if (prefetcher != null) {
+        prefetcher.awaitIdle();
+      }
       cache.awaitQuiescence();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -240,6 +291,10 @@ final class BlockFlashCacheSystem implements BenchSystem {
         + " secondary cache %s; blocks offered by the block cache %d (%d bytes), of deleted"
         + " files %d (%d bytes)%n", name, s.writeAmplification(), s.deviceWriteAmplification(), s,
         blockCache.stats(), puts.sum(), putBytes.sum(), deadPuts.sum(), deadPutBytes.sum());
+    if (prefetcher != null) {
+      System.err.printf("%s: prefetch %s%n", name, prefetcher.stats());
+      prefetcher.close(); // before the database, whose files it reads
+    }
     db.close();
     writeOptions.close();
     flushOptions.close();

@@ -177,7 +177,7 @@ final class FlashCacheSystem implements BenchSystem {
       statistics = track(new Statistics());
       statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
       Listener listener = track(new Listener());
-      Options options = track(rocksDbOptions(o, config, fast, statistics, listener, table));
+      Options options = track(rocksDbOptions(o, config, fast, statistics, List.of(listener), table));
       db = RocksDB.open(options, slow.toString());
       groups.refresh(db);
       ok = true;
@@ -228,7 +228,7 @@ final class FlashCacheSystem implements BenchSystem {
 
   /** RocksDB wholly on the slow disk with {@code rocksdb-fd}'s settings and the WAL on fast. */
   static Options rocksDbOptions(HotRapOptions o, SystemConfig config, Path fast,
-      Statistics statistics, AbstractEventListener listener, BlockBasedTableConfig table) {
+      Statistics statistics, List<AbstractEventListener> listeners, BlockBasedTableConfig table) {
     return new Options()
         .setCreateIfMissing(true)
         .setWalDir(fast.resolve("wal").toString())
@@ -246,7 +246,7 @@ final class FlashCacheSystem implements BenchSystem {
             config.fastBudgetBytes() / 10))
         .setLevelCompactionDynamicLevelBytes(true)
         .setCompressionType(o.fastCompression())
-        .setListeners(List.of(listener))
+        .setListeners(listeners)
         .setTableFormatConfig(table);
   }
 

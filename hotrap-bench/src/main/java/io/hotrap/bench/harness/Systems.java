@@ -10,7 +10,8 @@ public final class Systems {
   /** Every system, in report order. */
   public static final List<String> ALL = List.of("rocksdb-fd", "rocksdb-tiered", "hotrap",
       "hotrap-no-retain", "hotrap-no-hotness-check", "hotrap-no-by-compaction",
-      "hotrap-no-promotion", "hotrap-native", "hotrap-tombstones", "rocksdb-sc", "sas-cache", "sas-cache-rec",
+      "hotrap-no-promotion", "hotrap-native", "hotrap-tombstones", "rocksdb-sc", "sas-cache", "sas-cache-pf",
+      "sas-cache-rec",
       "rocksdb-pcache", "hotrap-mem", "hotrap-separated");
 
   /**
@@ -72,6 +73,8 @@ public final class Systems {
         return flashSystem(name, config, false);
       case "sas-cache":
         return flashSystem(name, config, true);
+      case "sas-cache-pf":
+        return prefetchingFlashSystem(name, config);
       case "sas-cache-rec":
         return new FlashCacheSystem(name, config, FlashCacheSystem.Kind.SAS, false);
       case "rocksdb-pcache":
@@ -99,10 +102,20 @@ public final class Systems {
    */
   static BenchSystem flashSystem(String name, SystemConfig config, boolean sas) {
     if (blockLevelFlash()) {
-      return new BlockFlashCacheSystem(name, config, sas);
+      return new BlockFlashCacheSystem(name, config, sas, false);
     }
     return new FlashCacheSystem(
         name, config, sas ? FlashCacheSystem.Kind.SAS : FlashCacheSystem.Kind.PLAIN, true);
+  }
+
+  /** {@code sas-cache} with its prefetch of new files' hot blocks; block level only. */
+  static BenchSystem prefetchingFlashSystem(String name, SystemConfig config) {
+    if (!blockLevelFlash()) {
+      throw new IllegalStateException(name + " needs the block-level secondary cache: "
+          + (BlockFlashCacheSystem.available() ? FLASH_LEVEL_PROPERTY + " is record"
+              : BlockFlashCacheSystem.unavailableReason()));
+    }
+    return new BlockFlashCacheSystem(name, config, true, true);
   }
 
   /** System property: {@code block} (the default) or {@code record}, the level of the flash systems. */
@@ -159,7 +172,7 @@ public final class Systems {
     if (system.equals("hotrap-native") || system.equals("hotrap-tombstones")) {
       return system;
     }
-    if (system.equals("sas-cache") || system.equals("sas-cache-rec")
+    if (system.equals("sas-cache") || system.equals("sas-cache-pf") || system.equals("sas-cache-rec")
         || system.equals("rocksdb-pcache")) {
       return "rocksdb-sc"; // RocksDB on the slow disk, loaded alike; each run's cache starts cold
     }
