@@ -69,7 +69,7 @@ final class BlockFlashCacheSystem implements BenchSystem {
   private static final int PREFETCH_HINT_SLOTS = 1 << 16;
   /** A file of the harness's sizes is read whole by the first seek. */
   private static final long PREFETCH_READAHEAD_BYTES = 1 << 20;
-  private static final ThreadLocal<PerfContext> PERF =
+  static final ThreadLocal<PerfContext> PERF =
       ThreadLocal.withInitial(BlockCacheProbe::countingContext);
 
   private final String name;

@@ -77,6 +77,43 @@ class BlockFlashCacheSystemTest {
     }
   }
 
+  @Test
+  void withThePrefetchAHotKeysRewrittenBlockIsInTheCacheBeforeItsNextGet() {
+    assumeBlockLevel();
+    try (BenchSystem s = Systems.open("sas-cache-pf", config())) {
+      writeAll(s, (byte) 1);
+      for (int i = 0; i < 100; i++) {
+        s.get(Keys.key(7));
+      }
+      writeAll(s, (byte) 2); // flushes and compactions rewrite key 7's block; settle awaits the prefetch
+      long slowBefore = s.counters().slowGets();
+
+      byte[] value = s.get(Keys.key(7));
+
+      assertEquals(2, value[0], "the newest value");
+      assertEquals(slowBefore, s.counters().slowGets(), "served without the slow disk");
+      byte[] cold = s.get(Keys.key(9_000));
+      assertEquals(2, cold[0]);
+      assertEquals(slowBefore + 1, s.counters().slowGets(), "a key never read was not prefetched");
+    }
+  }
+
+  @Test
+  void withoutThePrefetchTheSameGetReadsTheSlowDisk() {
+    // The control for the test above.
+    assumeBlockLevel();
+    try (BenchSystem s = Systems.open("sas-cache", config())) {
+      writeAll(s, (byte) 1);
+      for (int i = 0; i < 100; i++) {
+        s.get(Keys.key(7));
+      }
+      writeAll(s, (byte) 2);
+      long slowBefore = s.counters().slowGets();
+      assertEquals(2, s.get(Keys.key(7))[0]);
+      assertEquals(slowBefore + 1, s.counters().slowGets());
+    }
+  }
+
   private static void writeAll(BenchSystem s, byte fill) {
     byte[] value = new byte[1000];
     Arrays.fill(value, fill);

@@ -101,6 +101,28 @@ class FlashCacheSystemTest {
   }
 
   @Test
+  void thePersistentCacheCountsAGetAsSlowOnlyWhenItReadTheDisk() {
+    // RocksDB refuses a PersistentCache under about 100 MiB.
+    SystemConfig big =
+        new SystemConfig(dir.resolve("fast"), dir.resolve("slow"), 128L << 20, false);
+    try (BenchSystem s = Systems.open("rocksdb-pcache", big)) {
+      byte[] value = new byte[1000];
+      for (int i = 0; i < 12_000; i++) {
+        s.put(Keys.key(i), value);
+      }
+      s.settle();
+      int gets = 500;
+      for (int i = 0; i < gets; i++) {
+        assertArrayEquals(value, s.get(Keys.key(11))); // the first reads the block, the rest hit
+      }
+      assertArrayEquals(value, s.get(Keys.key(5_000)));
+      BenchSystem.Counters c = s.counters();
+      assertEquals(gets + 1, c.gets());
+      assertEquals(2, c.slowGets(), c.toString());
+    }
+  }
+
+  @Test
   void groupsAreLiveFilesUntilCompactionDeletesThem() throws Exception {
     SstGroups groups = new SstGroups();
     assertEquals(FlashCache.NO_GROUP, groups.groupOf(Keys.key(1)), "no files yet");
