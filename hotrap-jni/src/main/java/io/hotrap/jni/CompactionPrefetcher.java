@@ -38,11 +38,12 @@ import org.rocksdb.Status;
  * the hint here is SAS-Cache's "key range" one, taken from the reads themselves: the hinted keys,
  * e.g. those of the last reads ({@link RecentReads}), that fall within a new file's key range. For each such file
  * one {@link SstFileReader} opens it with the database's table settings (its block cache, hence
- * the same cache keys: RocksDB derives them from the file's own properties) and seeks to each
- * hinted key in order through a readahead buffer of {@code readaheadBytes}, so a file is read in
- * one or a few large reads, and only the blocks sought are inserted. A hinted key that the file
- * does not hold (its newest version lives in another level) brings the block of its successor; that
- * is counted ({@link Stats#keysFound()} against {@link Stats#keysSought()}).
+ * the same cache keys: RocksDB derives them from the file's own properties). A first pass scans
+ * the file from the first hinted key, filling nothing, for the hinted keys it holds (a file of an
+ * upper level spans many keys whose newest versions live elsewhere); a second pass seeks to each
+ * of those, filling the block cache. Both read through a readahead buffer of {@code
+ * readaheadBytes}, so a file costs one or a few large reads per pass, and only the blocks of
+ * held keys are inserted ({@link Stats#keysFound()}).
  *
  * <p>A file moved to another level without being rewritten (a trivial move, listed as a
  * compaction's input and output) keeps its cache keys and is not read. Files a later compaction
@@ -67,6 +68,7 @@ public final class CompactionPrefetcher extends AbstractEventListener {
   private final Options readerOptions;
   private final Supplier<byte[][]> hints;
   private final int minKeys;
+  private final ReadOptions scan;
   private final ReadOptions fill;
   private final BlockingQueue<Path> queue = new ArrayBlockingQueue<>(QUEUE_FILES);
   private final Thread worker;
@@ -97,6 +99,7 @@ public final class CompactionPrefetcher extends AbstractEventListener {
     this.readerOptions = readerOptions;
     this.hints = hints;
     this.minKeys = minKeys;
+    this.scan = new ReadOptions().setFillCache(false).setReadaheadSize(readaheadBytes);
     this.fill = new ReadOptions().setFillCache(true).setReadaheadSize(readaheadBytes);
     this.worker = new Thread(this::run, "hotrap-prefetch");
     worker.setDaemon(true);
@@ -241,18 +244,36 @@ public final class CompactionPrefetcher extends AbstractEventListener {
   private void read(Path file, List<byte[]> keys) throws RocksDBException {
     try (SstFileReader reader = new SstFileReader(readerOptions)) {
       reader.open(file.toString());
-      try (SstFileReaderIterator it = reader.newIterator(fill)) {
-        for (byte[] key : keys) {
-          it.seek(key);
-          sought.increment();
-          if (!it.isValid()) {
-            break;
+      List<byte[]> held = new ArrayList<>();
+      // Pass 1, nothing cached: which hinted keys the file holds. A file of an upper level spans
+      // far more keys than it holds; seeking a key it lacks would cache its successor's block
+      // (98% of the seeks on SAS-Cache's 90%-read Zipf mix).
+      try (SstFileReaderIterator it = reader.newIterator(scan)) {
+        int next = 0;
+        for (it.seek(keys.get(0)); it.isValid() && next < keys.size(); it.next()) {
+          byte[] key = it.key();
+          while (next < keys.size() && Arrays.compareUnsigned(keys.get(next), key) < 0) {
+            next++;
           }
-          if (Arrays.equals(it.key(), key)) {
-            found.increment();
+          if (next < keys.size() && Arrays.equals(keys.get(next), key)) {
+            held.add(key);
+            next++;
           }
         }
         it.status();
+      }
+      // Pass 2: the blocks of the keys held, into the block cache.
+      if (!held.isEmpty()) {
+        try (SstFileReaderIterator it = reader.newIterator(fill)) {
+          for (byte[] key : held) {
+            it.seek(key);
+            sought.increment();
+            if (it.isValid() && Arrays.equals(it.key(), key)) {
+              found.increment();
+            }
+          }
+          it.status();
+        }
       }
     }
   }
@@ -270,6 +291,7 @@ public final class CompactionPrefetcher extends AbstractEventListener {
         interrupted = true;
       }
     }
+    scan.close();
     fill.close();
     super.close();
     if (interrupted) {

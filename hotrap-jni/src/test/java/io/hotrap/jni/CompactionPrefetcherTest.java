@@ -1,5 +1,6 @@
 package io.hotrap.jni;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -73,6 +74,30 @@ class CompactionPrefetcherTest {
       assertTrue(s.filesRead() >= 1, s.toString());
       assertEquals(0, s.failures(), s.toString());
       assertTrue(s.keysFound() >= 3 * s.filesRead(), "every file holds every key: " + s);
+    }
+  }
+
+  @Test
+  void aHintedKeyTheFileDoesNotHoldBringsNoBlock() throws Exception {
+    // Between key 5003 and key 5004: a seek to it would land on key 5004's block.
+    byte[] absent = (new String(CachedDb.key(5_003), UTF_8) + "x")
+        .getBytes(UTF_8);
+    RecentReads reads = new RecentReads(2);
+    reads.record(CachedDb.key(17));
+    reads.record(absent);
+    hints.set(reads.sortedDistinct());
+    try (LRUCache cache = new LRUCache(8 << 20);
+        Options reader = readerOptions(cache);
+        CompactionPrefetcher prefetcher = new CompactionPrefetcher(reader, hints::get, 1 << 20, 1);
+        CachedDb db = CachedDb.open(dir, cache, prefetcher)) {
+      loadAndCompact(db);
+      prefetcher.awaitIdle();
+
+      assertEquals(0, dataMisses(db, 17));
+      assertEquals(1, dataMisses(db, 5_004), "key 5004's block was not read ahead");
+      CompactionPrefetcher.Stats s = prefetcher.stats();
+      assertEquals(s.filesRead(), s.keysSought(), "one key sought per file: " + s);
+      assertEquals(s.keysSought(), s.keysFound(), s.toString());
     }
   }
 
