@@ -1,6 +1,7 @@
 package io.hotrap.bench.harness;
 
 import io.hotrap.cache.flash.FlashCache;
+import io.hotrap.cache.flash.FlashCacheBuilder;
 import io.hotrap.cache.flash.FlashCacheStats;
 import io.hotrap.core.HotRapDB;
 import io.hotrap.core.HotRapOptions;
@@ -51,8 +52,8 @@ import org.rocksdb.WriteOptions;
  *       control (a FIFO of the last deleted files, SAS-Cache's 10 scaled to this harness's
  *       smaller files, {@link #invalidGroupsRemembered}; puts into them are dropped) and
  *       compaction-aware eviction (the records of a compaction's input files are purged in the
- *       background). Prefetching the blocks of new files is not run: it would read every file a
- *       compaction writes back from the slow disk.
+ *       background). Prefetching the blocks of new files is not run here; at block level it is
+ *       {@code sas-cache-pf} ({@link BlockFlashCacheSystem}).
  *   <li>{@code rocksdb-pcache}: RocksJava's legacy block-level {@code PersistentCache} on the fast
  *       disk, under the block cache.
  * </ul>
@@ -200,7 +201,12 @@ final class FlashCacheSystem implements BenchSystem {
    */
   static FlashCache newFlashCache(Path cacheDir, SystemConfig config, boolean sas,
       LongConsumer admissionObserver) throws IOException {
-    return FlashCache.builder()
+    FlashCacheBuilder b = FlashCache.builder();
+    String budget = System.getProperty(REINSERTION_BUDGET_PROPERTY);
+    if (budget != null) {
+      b.reinsertionBudget(Double.parseDouble(budget));
+    }
+    return b
         .directory(cacheDir)
         .flashBytes(config.fastBudgetBytes())
         .regionBytes(regionBytes(config.fastBudgetBytes()))
@@ -212,6 +218,12 @@ final class FlashCacheSystem implements BenchSystem {
         .admissionObserver(admissionObserver)
         .build();
   }
+
+  /**
+   * System property: the flash cache's reinsertion budget for {@code rocksdb-sc} and the {@code
+   * sas-cache} systems (reinserted bytes per byte admitted); the library's default when absent.
+   */
+  public static final String REINSERTION_BUDGET_PROPERTY = "hotrap.bench.flashReinsertionBudget";
 
   /**
    * SAS-Cache's queue of deleted files, scaled to this harness's files: as many as span the
