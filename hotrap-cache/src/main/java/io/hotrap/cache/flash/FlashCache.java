@@ -156,8 +156,11 @@ public final class FlashCache implements AutoCloseable {
         .evictionListener(this::evicted)
         .build();
     this.dramMap = dram.asMap();
+    // The factory must not capture this cache: on JDK 17 the executor is finalizable, and a
+    // closed cache it reached would stay on the heap until the finalizer had run.
+    String threadName = "hotrap-flash-groups-" + directory.getFileName();
     this.background = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "hotrap-flash-groups-" + directory.getFileName());
+      Thread t = new Thread(r, threadName);
       t.setDaemon(true);
       return t;
     });
