@@ -111,7 +111,7 @@ class FlashCacheConcurrencyTest {
       assertTrue(failures.isEmpty(), failures.size() + " failures, first: "
           + failures.stream().limit(5).toList() + " " + s);
       assertTrue(s.regionEvictions() > 20, "too few region evictions to mean anything: " + s);
-      assertTrue(s.reinsertions() > 0, "no reinsertion: " + s);
+      assertTrue(s.reinsertions() > 20, "too few reinsertions to mean anything: " + s);
       assertTrue(s.flashHits() > 1_000, "too few flash hits to mean anything: " + s);
     }
   }
