@@ -83,6 +83,9 @@ public final class Main {
       "               [--ops 2000000] [--keys 500000] [--value-bytes 1000] [--threads 2] [--rounds 1]",
       "               [--workloads WH-uniform,UH-zipf] [--systems hotrap,hotrap-mem]",
       "               [--codec LZ4|ZSTD|NONE] [--trim true|false] [--seed 1]",
+      "  flash-index  one kind of flash cache index, on or off the heap: heap per item, clean close",
+      "               and warm open times, files [--kind OFF_HEAP|ON_HEAP]",
+      "               [--dir hotrap-data/flash-index] [--items 1000000] [--value-bytes 100]",
       "  jmh [args]   the JMH benchmarks, with JMH's own arguments (-l lists, -h helps)",
       "");
 
@@ -160,6 +163,9 @@ public final class Main {
           return 0;
         case "cold-get":
           io.hotrap.bench.core.ColdGetPaired.run(rest, out);
+          return 0;
+        case "flash-index":
+          io.hotrap.bench.cache.FlashIndexCost.run(rest, out);
           return 0;
         case "disk-probe":
           io.hotrap.bench.disk.DiskProbe.run(rest, out);

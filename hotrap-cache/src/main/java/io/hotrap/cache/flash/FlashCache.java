@@ -31,9 +31,10 @@ import java.util.function.LongConsumer;
  *   <li><b>DRAM tier:</b> a Caffeine cache (W-TinyLFU) bounded by {@code dramBytes}. Items it evicts
  *       for size are offered to flash; a flash hit is copied back into DRAM.
  *   <li><b>Flash tier:</b> a log of large regions in one file, filled in memory and written
- *       sequentially, with an in-memory index and whole-region eviction that reinserts items that
- *       were read ({@link FlashTier}, format at {@link RegionBuffer}). Every item is checksummed:
- *       a damaged item is a miss, never a wrong value.
+ *       sequentially, with an index from key to location and whole-region eviction that reinserts
+ *       items that were read ({@link FlashTier}, format at {@link RegionBuffer}). The index lives
+ *       on the heap or, with Chronicle Map, off it ({@link FlashIndexKind}). Every item is
+ *       checksummed: a damaged item is a miss, never a wrong value.
  *   <li><b>Bypass filter:</b> a cuckoo filter over the keys on flash; a lookup it rejects skips the
  *       flash tier and counts in {@link FlashCacheStats#bypassedLookups()} (SAS-Cache §IV-C).
  *   <li><b>Groups:</b> every item may belong to a group (for a block cache under an LSM-tree, the
@@ -43,7 +44,11 @@ import java.util.function.LongConsumer;
  *       {@link #groupCreated} hands a new group to the prefetch hook (compaction-aware
  *       replacement, §IV-E).
  *   <li><b>Warm restart:</b> a clean {@link #close()} writes what DRAM holds to flash and saves the
- *       index; the next open restores it. After a crash the cache starts cold ({@link Checkpoint}).
+ *       index (the on-heap one into the checkpoint file, the off-heap one stays in its map file,
+ *       which the checkpoint vouches for); the next open restores it. After a crash the cache
+ *       starts cold, and a saved index that is damaged or does not match the regions is refused
+ *       ({@link FlashCacheStats#rejectedCheckpoints()}): misses, never wrong values
+ *       ({@link Checkpoint}).
  * </ul>
  *
  * <p><b>Arrays.</b> The cache keeps the key and value arrays it is given and may return the same
@@ -70,8 +75,8 @@ import java.util.function.LongConsumer;
  *       location just read. A put or invalidation that ran since removed that location, inside
  *       the same per-key step, so a value read before a put cannot overwrite it in DRAM.
  *   <li><b>Conditional background changes.</b> Region eviction, reinsertion and purges change an
- *       index entry only if it still holds the location they read (identity), and DRAM purges
- *       remove only the entry they saw.
+ *       index entry only if it still holds the location they read (the same append, see
+ *       {@link Location}), and DRAM purges remove only the entry they saw.
  *   <li><b>Validated reads.</b> A flash read checks the region's generation before and after it
  *       copies, then the item's checksum, generation, lengths and key ({@link RegionStore}), so a
  *       read racing with the eviction and refill of its region misses.
@@ -138,10 +143,11 @@ public final class FlashCache implements AutoCloseable {
     this.lock = l;
     FlashTier tier = null;
     try {
-      long filterCapacity = b.bypassFilter()
-          ? Math.max(1, (long) regionBytes * regionCount / b.averageItemBytes()) : 0;
+      long expectedItems = Math.max(1, (long) regionBytes * regionCount / b.averageItemBytes());
       tier = new FlashTier(directory, regionBytes, regionCount, buffers, b.evictionPolicy(),
-          new ReinsertionPolicy(b.reinsertionHits(), b.reinsertionBudget()), filterCapacity, warmRestart, groups, counters, this::inDram);
+          new ReinsertionPolicy(b.reinsertionHits(), b.reinsertionBudget()),
+          b.bypassFilter() ? expectedItems : 0, expectedItems, warmRestart, b.indexKind(), groups,
+          counters, this::inDram);
     } finally {
       if (tier == null) {
         lock.release();
@@ -156,8 +162,11 @@ public final class FlashCache implements AutoCloseable {
         .evictionListener(this::evicted)
         .build();
     this.dramMap = dram.asMap();
+    // The factory must not capture this cache: on JDK 17 the executor is finalizable, and a
+    // closed cache it reached would stay on the heap until the finalizer had run.
+    String threadName = "hotrap-flash-groups-" + directory.getFileName();
     this.background = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "hotrap-flash-groups-" + directory.getFileName());
+      Thread t = new Thread(r, threadName);
       t.setDaemon(true);
       return t;
     });
@@ -210,7 +219,8 @@ public final class FlashCache implements AutoCloseable {
       if (groups.contains(loc.group)) {
         return;
       }
-      dramMap.compute(k, (key, old) -> old != null || flash.locate(key) != loc ? old : promoted);
+      dramMap.compute(k, (key, old) ->
+          old != null || !loc.equals(flash.locate(key)) ? old : promoted);
     } finally {
       groups.endInsert(ticket);
     }
@@ -366,14 +376,26 @@ public final class FlashCache implements AutoCloseable {
 
   /** The counters since open; works after close too. */
   public FlashCacheStats stats() {
+    long flashItems = 0;
+    long dramWeight = 0;
+    // Counted in flight like a call, so that close cannot unmap an off-heap index while this
+    // reads its size; after close the sizes are 0.
+    inFlight.increment();
+    try {
+      if (!closed) {
+        flashItems = flash.size();
+        dramWeight = dram.policy().eviction().map(p -> p.weightedSize().orElse(0)).orElse(0L);
+      }
+    } finally {
+      inFlight.decrement();
+    }
     FlashCounters c = counters;
     return new FlashCacheStats(c.dramHits.sum(), c.flashHits.sum(), c.misses.sum(),
         c.bypassedLookups.sum(), c.corruptMisses.sum(), c.flashBytesWritten.sum(),
         c.flashItemsAdmitted.sum(), c.flashBytesAdmitted.sum(), c.reinsertions.sum(),
         c.reinsertedBytes.sum(), c.regionEvictions.sum(), c.evictions.sum(),
         c.droppedInserts.sum(), c.groupInvalidations.sum(), c.purgedItems.sum(),
-        c.ioErrors.sum(), c.restoredItems, closed ? 0 : flash.size(),
-        closed ? 0 : dram.policy().eviction().map(p -> p.weightedSize().orElse(0)).orElse(0L));
+        c.ioErrors.sum(), c.restoredItems, c.rejectedCheckpoints, flashItems, dramWeight);
   }
 
   /** Micrometer meters of this cache ({@code hotrap.flash.*}); see {@link FlashCacheMetrics}. */
@@ -399,6 +421,14 @@ public final class FlashCache implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot delete the checkpoint in " + directory, e);
     }
+  }
+
+  /**
+   * The kind of flash index in use: the one {@link FlashCacheBuilder#indexKind} asked for, or
+   * {@link FlashIndexKind#ON_HEAP} if the off-heap index could not run.
+   */
+  public FlashIndexKind indexKind() {
+    return flash.indexKind();
   }
 
   /** Bytes of one region: the largest item, header included. */

@@ -25,6 +25,7 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code hotrap.flash.region.evictions} (counter).
  *   <li>{@code hotrap.flash.group.invalidations} (counter).
  *   <li>{@code hotrap.flash.io.errors} (counter).
+ *   <li>{@code hotrap.flash.checkpoints.rejected} (counter): saved indexes refused at open.
  *   <li>{@code hotrap.flash.index.items} (gauge): items on flash now;
  *       {@code hotrap.flash.dram.bytes} (gauge, bytes): charged bytes in DRAM now.
  * </ul>
@@ -84,6 +85,9 @@ public final class FlashCacheMetrics implements MeterBinder {
         FlashCacheStats::groupInvalidations);
     counter(registry, "hotrap.flash.io.errors", "Failed reads and writes of the region file", null,
         null, null, FlashCacheStats::ioErrors);
+    counter(registry, "hotrap.flash.checkpoints.rejected",
+        "Saved indexes refused at open, so that the cache started cold", null, null, null,
+        FlashCacheStats::rejectedCheckpoints);
     Gauge.builder("hotrap.flash.index.items", cache, c -> c.stats().flashItems())
         .description("Items on flash")
         .tags(tags)

@@ -21,7 +21,10 @@ package io.hotrap.cache.flash;
  * @param groupInvalidations calls of {@link FlashCache#invalidateGroup}
  * @param purgedItems items removed by group invalidation
  * @param ioErrors failed reads and writes of the region file
- * @param restoredItems items restored from the checkpoint at open
+ * @param restoredItems items restored at open from what a clean close saved
+ * @param rejectedCheckpoints 1 if the open found a saved index and refused it (a damaged or
+ *     mismatched checkpoint or map file, or a map file the index in use cannot read) and so
+ *     started cold, else 0
  * @param flashItems items in the flash index now
  * @param dramWeightBytes charged bytes of the DRAM tier now
  */
@@ -43,6 +46,7 @@ public record FlashCacheStats(
     long purgedItems,
     long ioErrors,
     long restoredItems,
+    long rejectedCheckpoints,
     long flashItems,
     long dramWeightBytes) {
 

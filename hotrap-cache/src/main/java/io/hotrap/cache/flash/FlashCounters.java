@@ -24,4 +24,5 @@ final class FlashCounters {
   final LongAdder purgedItems = new LongAdder();
   final LongAdder ioErrors = new LongAdder();
   volatile long restoredItems;
+  volatile long rejectedCheckpoints;
 }

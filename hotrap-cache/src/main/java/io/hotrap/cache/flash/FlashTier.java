@@ -10,12 +10,12 @@ import java.util.function.Predicate;
 
 /**
  * The flash tier, after CacheLib's Navy block cache: items packed into large regions
- * ({@link RegionStore}), an in-memory index from key to location ({@link FlashIndex}) with the
- * bypass filter kept in step, and one worker thread that writes full regions and evicts whole
- * regions to keep a few clean. On eviction, items read since they were written are written again
- * as the {@link ReinsertionPolicy} allows (Navy's hits-based reinsertion, within a write budget),
- * unless they sit in DRAM, from where they come back to flash when DRAM evicts them; everything
- * else in the region is dropped. Items are written once per stay on flash plus the budgeted
+ * ({@link RegionStore}), an index from key to location ({@link FlashIndex}, on the heap or off
+ * it, see {@link FlashIndexKind}) with the bypass filter kept in step, and one worker thread that
+ * writes full regions and evicts whole regions to keep a few clean. On eviction, items read since
+ * they were written are written again as the {@link ReinsertionPolicy} allows (Navy's hits-based
+ * reinsertion, within a write budget), unless they sit in DRAM, from where they come back to flash
+ * when DRAM evicts them; everything else in the region is dropped. Items are written once per stay on flash plus the budgeted
  * reinsertions, so flash bytes written stay close to the bytes admitted (see
  * {@link FlashCacheStats#writeAmplification()}).
  *
@@ -39,6 +39,7 @@ final class FlashTier implements Closeable {
   private final Path dir;
   private final RegionStore store;
   private final FlashIndex index;
+  private final FlashIndexKind indexKind;
   private final InvalidGroups groups;
   private final FlashCounters counters;
   private final RegionEvictionPolicy policy;
@@ -48,58 +49,56 @@ final class FlashTier implements Closeable {
   private boolean closed;
 
   /**
-   * Opens the tier in {@code dir}, restoring the index from a checkpoint if {@code warmRestart} and
-   * one is there, and starts the worker.
+   * Opens the tier in {@code dir}, restoring the index a clean close saved if {@code warmRestart}
+   * ({@link IndexLoader}), and starts the worker.
    *
    * @param filterCapacity keys the bypass filter is sized for, or 0 for no filter
+   * @param expectedItems items an off-heap index is sized for
    * @param inDram whether a key is in the DRAM tier; called by the worker, must not block
    */
   FlashTier(Path dir, int regionBytes, int regionCount, int buffers, RegionEvictionPolicy policy,
-      ReinsertionPolicy reinsertion, long filterCapacity, boolean warmRestart, InvalidGroups groups,
-      FlashCounters counters, Predicate<ItemKey> inDram) throws IOException {
+      ReinsertionPolicy reinsertion, long filterCapacity, long expectedItems, boolean warmRestart,
+      FlashIndexKind indexKind, InvalidGroups groups, FlashCounters counters,
+      Predicate<ItemKey> inDram) throws IOException {
     this.dir = dir;
     this.groups = groups;
     this.counters = counters;
     this.policy = policy;
     this.reinsertion = reinsertion;
     this.inDram = inDram;
-    Checkpoint.Contents saved = warmRestart
-        ? Checkpoint.readAndDelete(dir, regionBytes, regionCount)
-        : discardCheckpoint(dir);
-    CuckooFilter filter = filterCapacity > 0 ? new CuckooFilter(filterCapacity) : null;
-    int expected = saved == null ? 16 : saved.keys().size();
-    this.index = new FlashIndex(filter, expected);
-    this.store = new RegionStore(dir, regionBytes, regionCount, buffers,
-        saved == null ? 1 : saved.nextGeneration(), counters);
-    if (saved != null) {
-      restore(saved);
+    IndexLoader.Loaded loaded = new IndexLoader(dir, regionCount, expectedItems, filterCapacity)
+        .load(regionBytes, warmRestart, indexKind);
+    this.index = loaded.index();
+    this.indexKind = loaded.kind();
+    Checkpoint.Contents saved = loaded.saved();
+    RegionStore s = null;
+    try {
+      s = new RegionStore(dir, regionBytes, regionCount, buffers,
+          saved == null ? 1 : saved.nextGeneration(), counters);
+    } finally {
+      if (s == null) {
+        index.close();
+      }
     }
+    this.store = s;
+    if (saved != null) {
+      for (Checkpoint.StoredRegion r : saved.regions()) {
+        store.restore(r.id(), r.generation(), r.lastAccess(), r.used(), r.hits());
+        store.region(r.id()).keys.addAll(loaded.keysByRegion().get(r.id()));
+      }
+      groups.restore(saved.invalidGroups());
+    }
+    counters.restoredItems = loaded.restored();
+    counters.rejectedCheckpoints = loaded.rejected() ? 1 : 0;
     store.startServing();
     this.worker = new Thread(this::work, "hotrap-flash-" + dir.getFileName());
     worker.setDaemon(true);
     worker.start();
   }
 
-  private static Checkpoint.Contents discardCheckpoint(Path dir) throws IOException {
-    Checkpoint.delete(dir);
-    return null;
-  }
-
-  private void restore(Checkpoint.Contents saved) {
-    for (Checkpoint.StoredRegion r : saved.regions()) {
-      store.restore(r.id(), r.generation(), r.lastAccess(), r.used());
-    }
-    long restored = 0;
-    for (int i = 0; i < saved.keys().size(); i++) {
-      ItemKey key = saved.keys().get(i);
-      Location loc = saved.locations().get(i);
-      if (index.put(key, loc)) {
-        store.region(loc.region).keys.add(key);
-        restored++;
-      }
-    }
-    groups.restore(saved.invalidGroups());
-    counters.restoredItems = restored;
+  /** The kind of index in use: the one asked for, or the on-heap one it fell back to. */
+  FlashIndexKind indexKind() {
+    return indexKind;
   }
 
   /** Whether the bypass filter lets a lookup of {@code key} through. */
@@ -132,8 +131,9 @@ final class FlashTier implements Closeable {
       }
       return null;
     }
-    loc.hit();
-    store.region(loc.region).touch(store.epoch());
+    Region r = store.region(loc.region);
+    r.countHit(loc);
+    r.touch(store.epoch());
     return value;
   }
 
@@ -175,16 +175,10 @@ final class FlashTier implements Closeable {
 
   /** Drops every indexed item of {@code group}; returns how many. Weakly consistent walk. */
   long purgeGroup(long group) {
-    long[] purged = {0};
-    index.forEach((key, loc) -> {
-      if (loc.group == group && index.remove(key, loc)) {
-        purged[0]++;
-      }
-    });
-    return purged[0];
+    return index.removeGroup(group);
   }
 
-  int size() {
+  long size() {
     return index.size();
   }
 
@@ -232,7 +226,8 @@ final class FlashTier implements Closeable {
       if (loc == null || loc.region != victim.id || loc.generation != generation) {
         continue; // removed, or moved by a later put or reinsertion
       }
-      if (reinsertion.qualifies(loc.hits) && !groups.contains(loc.group) && !inDram.test(key)) {
+      if (reinsertion.qualifies(victim.hits(loc.slot)) && !groups.contains(loc.group)
+          && !inDram.test(key)) {
         keys.add(key);
         candidates.add(loc);
       } else if (index.remove(key, loc)) {
@@ -247,12 +242,12 @@ final class FlashTier implements Closeable {
 
   private void reinsertSome(Region victim, List<ItemKey> keys, List<Location> candidates) {
     Integer[] order = new Integer[candidates.size()];
-    // Readers count hits on the live locations while this sorts: sorting by the live counts broke
-    // the comparator's contract now and then (TimSort threw, and the worker died). Sort by a copy.
+    // Readers count hits in the region while this sorts: sorting by the live counts broke the
+    // comparator's contract now and then (TimSort threw, and the worker died). Sort by a copy.
     int[] hits = new int[order.length];
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
-      hits[i] = candidates.get(i).hits;
+      hits[i] = victim.hits(candidates.get(i).slot);
     }
     Arrays.sort(order, (a, b) -> Integer.compare(hits[b], hits[a]));
     long allowance = reinsertion.allowance(counters.flashBytesAdmitted.sum());
@@ -316,7 +311,6 @@ final class FlashTier implements Closeable {
       if (moved == null) {
         return false;
       }
-      moved.hits = 0;
       if (index.replace(key, loc, moved)) {
         counters.reinsertions.increment();
         counters.reinsertedBytes.add(moved.length);
@@ -355,37 +349,60 @@ final class FlashTier implements Closeable {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while closing the flash tier", e);
     } finally {
-      store.close();
+      try {
+        index.close();
+      } finally {
+        store.close();
+      }
     }
   }
 
+  /**
+   * Saves the index (see {@link Checkpoint} for the order of the writes): the on-heap index item by
+   * item into the checkpoint; the off-heap index is unmapped and forced, and the checkpoint
+   * records its file's length and CRC32C.
+   */
   private void writeCheckpoint() throws IOException {
     List<Checkpoint.StoredRegion> stored = new ArrayList<>();
     for (int i = 0; i < store.regionCount(); i++) {
       Region r = store.region(i);
       if (r.state == Region.State.STORED) {
-        stored.add(new Checkpoint.StoredRegion(r.id, r.generation, r.lastAccess, r.used));
+        stored.add(new Checkpoint.StoredRegion(r.id, r.generation, r.lastAccess, r.used,
+            r.hitCounts()));
       }
     }
+    Checkpoint.MapFile map = null;
+    if (indexKind == FlashIndexKind.OFF_HEAP) {
+      ChronicleIndex offHeap = (ChronicleIndex) index;
+      long entries = offHeap.size();
+      offHeap.close();
+      map = Checkpoint.digest(offHeap.file(), entries);
+    }
     try (Checkpoint.Writer w = Checkpoint.writer(dir, store.regionBytes(), store.regionCount(),
-        store.nextGeneration(), groups.recent(), stored)) {
-      IOException[] failure = {null};
-      index.forEach((key, loc) -> {
-        Region r = store.region(loc.region);
-        if (failure[0] != null || r.state != Region.State.STORED
-            || r.generation != loc.generation) {
-          return;
-        }
-        try {
-          w.item(key, loc);
-        } catch (IOException e) {
-          failure[0] = e;
-        }
-      });
-      if (failure[0] != null) {
-        throw failure[0];
+        store.nextGeneration(), groups.recent(), stored, map)) {
+      if (indexKind == FlashIndexKind.ON_HEAP) {
+        writeItems((HeapIndex) index, w);
       }
       w.commit();
+    }
+  }
+
+  private void writeItems(HeapIndex onHeap, Checkpoint.Writer w) throws IOException {
+    IOException[] failure = {null};
+    onHeap.forEach((key, loc) -> {
+      Region r = store.region(loc.region);
+      if (failure[0] != null || r.state != Region.State.STORED
+          || r.generation != loc.generation) {
+        return;
+      }
+      try {
+        w.item(key, loc);
+      } catch (IOException e) {
+        failure[0] = e;
+      }
+    });
+    if (failure[0] != null) {
+      throw failure[0];
     }
   }
 }

@@ -110,14 +110,18 @@ final class RegionStore implements Closeable {
     return failed;
   }
 
-  /** Marks region {@code id} stored with a fill restored from a checkpoint. Before any append. */
-  void restore(int id, long generation, long lastAccess, int used) {
+  /**
+   * Marks region {@code id} stored with a fill restored from a checkpoint, whose items had the
+   * hit counts {@code hits} (one per slot). Before any append.
+   */
+  void restore(int id, long generation, long lastAccess, int used, byte[] hits) {
     lock.lock();
     try {
       Region r = regions[id];
       r.generation = generation;
       r.lastAccess = lastAccess;
       r.used = used;
+      r.restoreItems(hits);
       r.state = Region.State.STORED;
       nextGeneration = Math.max(nextGeneration, generation + 1);
       epoch = Math.max(epoch, lastAccess);
@@ -175,7 +179,7 @@ final class RegionStore implements Closeable {
           int offset = b.append(key.bytes, value, group, a.generation);
           a.used = b.position();
           a.keys.add(key);
-          return new Location(a.id, a.generation, offset, length, group);
+          return new Location(a.id, a.generation, offset, length, group, a.nextSlot());
         }
         if (a != null) {
           sealActive();
@@ -229,7 +233,7 @@ final class RegionStore implements Closeable {
     VarHandle.fullFence();
     r.buffer = b;
     r.used = 0;
-    r.keys.clear();
+    r.clearItems();
     r.lastAccess = g;
     r.state = Region.State.ACTIVE;
     active = r;
@@ -363,7 +367,7 @@ final class RegionStore implements Closeable {
     try {
       r.generation = Region.NO_GENERATION;
       VarHandle.fullFence();
-      r.keys.clear();
+      r.clearItems();
       r.keys.trimToSize();
       r.used = 0;
       r.state = Region.State.CLEAN;

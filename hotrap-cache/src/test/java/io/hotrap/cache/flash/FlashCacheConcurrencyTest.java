@@ -1,5 +1,6 @@
 package io.hotrap.cache.flash;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -10,17 +11,19 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLongArray;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Threads race gets, puts, invalidations and group invalidations while tiny tiers keep DRAM and
- * flash evicting. Every key has one owner thread that writes it with increasing versions; any
- * thread reads any key. A value read must be well formed, belong to the key, be no newer than the
- * newest put started, and be no older than what was put or invalidated before the get began: a
- * completed invalidation (of the key or of the group of its last put) forbids every version up to
- * the invalidated one.
+ * flash evicting, with either kind of flash index. Every key has one owner thread that writes it
+ * with increasing versions; any thread reads any key. A value read must be well formed, belong to
+ * the key, be no newer than the newest put started, and be no older than what was put or
+ * invalidated before the get began: a completed invalidation (of the key or of the group of its
+ * last put) forbids every version up to the invalidated one.
  */
 @Timeout(60)
 class FlashCacheConcurrencyTest {
@@ -37,9 +40,13 @@ class FlashCacheConcurrencyTest {
   private final AtomicLongArray started = new AtomicLongArray(KEYS);
   private final Queue<String> failures = new ConcurrentLinkedQueue<>();
 
-  @Test
-  void noGetReturnsAnInvalidatedOverwrittenOrForeignValue() throws Exception {
-    try (FlashCache cache = Items.small(dir, 16, 64 << 10).invalidGroupsRemembered(4).build()) {
+  @ParameterizedTest
+  @CsvSource({"ON_HEAP, 65536", "OFF_HEAP, 65536"})
+  void noGetReturnsAnInvalidatedOverwrittenOrForeignValue(FlashIndexKind kind, long dramBytes)
+      throws Exception {
+    try (FlashCache cache = Items.small(dir, 16, dramBytes).invalidGroupsRemembered(4)
+        .indexKind(kind).build()) {
+      assertEquals(kind, cache.indexKind());
       CyclicBarrier start = new CyclicBarrier(THREADS);
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
@@ -61,6 +68,101 @@ class FlashCacheConcurrencyTest {
       assertTrue(s.flashHits() > 1000, "too few flash hits to mean anything: " + s);
       assertTrue(s.regionEvictions() > 20, "too few region evictions to mean anything: " + s);
       assertTrue(s.purgedItems() > 0, s.toString());
+    }
+  }
+
+  /**
+   * Readers hammer a hot set while a writer overwrites and invalidates hot keys and a churner
+   * pushes cold items through flash, so that the hot keys' regions are evicted again and again
+   * and their items, read since written, reinserted while they are read, overwritten and
+   * invalidated. No DRAM to speak of: a hot item a read copied into DRAM stays there only until
+   * DRAM's next eviction, and is not reinserted meanwhile, so how many are depends on timing.
+   */
+  @ParameterizedTest
+  @EnumSource(FlashIndexKind.class)
+  void reinsertionRacesWithReadsOverwritesAndInvalidations(FlashIndexKind kind)
+      throws Exception {
+    int hot = 100;
+    try (FlashCache cache = Items.small(dir, 16, 0).evictionPolicy(RegionEvictionPolicy.FIFO)
+        .reinsertionBudget(10).indexKind(kind).build()) {
+      assertEquals(kind, cache.indexKind());
+      for (int k = 0; k < hot; k++) {
+        started.set(k, 1);
+        cache.put(Items.key(k), Items.value(k, 1, 400));
+        floor.set(k, 2);
+      }
+      CyclicBarrier start = new CyclicBarrier(4);
+      List<Thread> threads = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        long seed = t;
+        threads.add(new Thread(() -> read(cache, hot, seed, start), "reader-" + t));
+      }
+      threads.add(new Thread(() -> overwrite(cache, hot, start), "writer"));
+      threads.add(new Thread(() -> churn(cache, start), "churner"));
+      threads.forEach(Thread::start);
+      for (Thread th : threads) {
+        th.join();
+      }
+      cache.awaitQuiescence();
+      for (int k = 0; k < hot; k++) {
+        check(k, floor.get(k), cache.get(Items.key(k)));
+      }
+      FlashCacheStats s = cache.stats();
+      assertTrue(failures.isEmpty(), failures.size() + " failures, first: "
+          + failures.stream().limit(5).toList() + " " + s);
+      assertTrue(s.regionEvictions() > 20, "too few region evictions to mean anything: " + s);
+      assertTrue(s.reinsertions() > 20, "too few reinsertions to mean anything: " + s);
+      assertTrue(s.flashHits() > 1_000, "too few flash hits to mean anything: " + s);
+    }
+  }
+
+  private void read(FlashCache cache, int hot, long seed, CyclicBarrier start) {
+    SplittableRandom r = new SplittableRandom(seed);
+    try {
+      start.await();
+      for (int op = 0; op < 20_000 && failures.size() < 10; op++) {
+        int k = r.nextInt(hot);
+        long f = floor.get(k);
+        check(k, f, cache.get(Items.key(k)));
+      }
+    } catch (Exception e) {
+      failures.add(Thread.currentThread().getName() + ": " + e);
+    }
+  }
+
+  private void overwrite(FlashCache cache, int hot, CyclicBarrier start) {
+    SplittableRandom r = new SplittableRandom(99);
+    long[] version = new long[hot];
+    java.util.Arrays.fill(version, 1);
+    try {
+      start.await();
+      for (int op = 0; op < 1_000 && failures.size() < 10; op++) {
+        int k = r.nextInt(hot);
+        if (r.nextInt(4) == 0) {
+          cache.invalidate(Items.key(k));
+          floor.set(k, 2 * version[k] + 1);
+        } else {
+          long v = ++version[k];
+          started.set(k, v);
+          cache.put(Items.key(k), Items.value(k, v, 400));
+          floor.set(k, 2 * v);
+        }
+      }
+    } catch (Exception e) {
+      failures.add(Thread.currentThread().getName() + ": " + e);
+    }
+  }
+
+  /** Cold items, never read, under keys no other thread uses. */
+  private void churn(FlashCache cache, CyclicBarrier start) {
+    try {
+      start.await();
+      for (int i = 0; i < 8_000 && failures.size() < 10; i++) {
+        int k = KEYS + i;
+        cache.put(Items.key(k), Items.value(k, 1, 400));
+      }
+    } catch (Exception e) {
+      failures.add(Thread.currentThread().getName() + ": " + e);
     }
   }
 

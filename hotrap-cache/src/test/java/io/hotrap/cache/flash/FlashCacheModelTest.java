@@ -1,6 +1,7 @@
 package io.hotrap.cache.flash;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,15 +31,16 @@ class FlashCacheModelTest {
   /** What the oracle knows of a key: its last value and group, or nothing if invalidated. */
   private record Put(byte[] value, long group) {}
 
-  @ParameterizedTest(name = "seed {0}, {1}, dram {2}")
-  @CsvSource({"1, LRU, 32768", "2, FIFO, 32768", "3, LRU, 0", "4, FIFO, 200000"})
-  void everyHitIsTheLastValuePut(long seed, RegionEvictionPolicy policy, long dramBytes)
-      throws Exception {
+  @ParameterizedTest(name = "seed {0}, {1}, dram {2}, {3}")
+  @CsvSource({"1, LRU, 32768, ON_HEAP", "2, FIFO, 32768, ON_HEAP", "3, LRU, 0, ON_HEAP",
+      "4, FIFO, 200000, ON_HEAP", "5, LRU, 32768, OFF_HEAP", "6, FIFO, 0, OFF_HEAP"})
+  void everyHitIsTheLastValuePut(long seed, RegionEvictionPolicy policy, long dramBytes,
+      FlashIndexKind kind) throws Exception {
     SplittableRandom r = new SplittableRandom(seed);
     Map<Integer, Put> oracle = new HashMap<>();
     long version = 0;
     long hits = 0;
-    FlashCache cache = open(policy, dramBytes);
+    FlashCache cache = open(policy, dramBytes, kind);
     try {
       for (int op = 0; op < OPS; op++) {
         int k = (int) Math.min(KEYS - 1, Math.abs(r.nextGaussian()) * KEYS / 3);
@@ -68,7 +70,7 @@ class FlashCacheModelTest {
           cache.awaitQuiescence();
         } else {
           cache.close();
-          cache = open(policy, dramBytes);
+          cache = open(policy, dramBytes, kind);
         }
       }
       cache.awaitQuiescence();
@@ -88,8 +90,10 @@ class FlashCacheModelTest {
     }
   }
 
-  private FlashCache open(RegionEvictionPolicy policy, long dramBytes) {
-    return Items.small(dir, 12, dramBytes).evictionPolicy(policy).invalidGroupsRemembered(3)
-        .build();
+  private FlashCache open(RegionEvictionPolicy policy, long dramBytes, FlashIndexKind kind) {
+    FlashCache cache = Items.small(dir, 12, dramBytes).evictionPolicy(policy)
+        .invalidGroupsRemembered(3).indexKind(kind).build();
+    assertEquals(kind, cache.indexKind());
+    return cache;
   }
 }

@@ -1,0 +1,375 @@
+package io.hotrap.cache.flash;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The flash cache with its index off the heap: the same behaviour as on the heap, warm restarts
+ * through the map file, and cold starts — never wrong values — after a crash or when the map file
+ * and its checkpoint disagree. The JVM runs with Chronicle Map's options (hotrap-cache's pom).
+ */
+@Timeout(60)
+class FlashCacheOffHeapTest {
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void chronicleMapRuns() {
+    ChronicleSupport.Probe probe = ChronicleSupport.probe();
+    assertTrue(probe.available(), "the tests run with Chronicle Map's JVM options: "
+        + probe.reason());
+  }
+
+  private static FlashCacheBuilder small(Path d, int regions, long dramBytes) {
+    return Items.small(d, regions, dramBytes).indexKind(FlashIndexKind.OFF_HEAP);
+  }
+
+  private static FlashCache open(Path d) {
+    return FlashCache.builder().directory(d).regionBytes(256 << 10).flashBytes(16 << 20)
+        .dramBytes(1 << 20).indexKind(FlashIndexKind.OFF_HEAP).build();
+  }
+
+  private static List<byte[]> fill(FlashCache cache, int items, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    List<byte[]> values = new ArrayList<>();
+    for (int i = 0; i < items; i++) {
+      byte[] v = Items.value(i, 1, 100 + r.nextInt(1900));
+      cache.put(Items.key(i), v, i % 50);
+      values.add(v);
+    }
+    return values;
+  }
+
+  /** Gets every key; fails on a wrong value; returns the hits. */
+  private static int hits(FlashCache cache, List<byte[]> values) {
+    int hits = 0;
+    for (int i = 0; i < values.size(); i++) {
+      byte[] got = cache.get(Items.key(i));
+      if (got != null) {
+        assertArrayEquals(values.get(i), got, "key " + i);
+        hits++;
+      }
+    }
+    return hits;
+  }
+
+  @Test
+  void putsGetsAndInvalidationsWorkAsOnTheHeap() throws Exception {
+    try (FlashCache cache = small(dir, 32, 32 << 10).build()) {
+      assertEquals(FlashIndexKind.OFF_HEAP, cache.indexKind());
+      assertTrue(Files.exists(dir.resolve(ChronicleIndex.FILE_NAME)));
+      for (int i = 0; i < 1000; i++) {
+        cache.put(Items.key(i), Items.value(i, 1, 200), i % 2 == 0 ? 7 : 8);
+      }
+      cache.awaitQuiescence();
+      for (int i = 0; i < 1000; i++) {
+        assertArrayEquals(Items.value(i, 1, 200), cache.get(Items.key(i)), "key " + i);
+      }
+      assertTrue(cache.stats().flashHits() > 800, cache.stats().toString());
+      cache.put(Items.key(1), Items.value(1, 2, 300), 8);
+      assertArrayEquals(Items.value(1, 2, 300), cache.get(Items.key(1)));
+      cache.invalidate(Items.key(3));
+      assertNull(cache.get(Items.key(3)));
+      cache.invalidateGroup(7);
+      for (int i = 0; i < 1000; i += 2) {
+        assertNull(cache.get(Items.key(i)), "key " + i);
+      }
+      cache.awaitQuiescence();
+      FlashCacheStats s = cache.stats();
+      assertTrue(s.purgedItems() >= 400, s.toString());
+      cache.put(Items.key(0), Items.value(0, 2, 200), 7);
+      assertNull(cache.get(Items.key(0)), "a put into an invalidated group is dropped");
+      for (int i = 5; i < 1000; i += 2) {
+        assertArrayEquals(Items.value(i, 1, 200), cache.get(Items.key(i)), "key " + i);
+      }
+      assertEquals(s.flashItems(), cache.stats().flashItems());
+    }
+  }
+
+  @Test
+  void itemsReadSinceWrittenAreReinsertedWhenTheirRegionIsEvicted() throws Exception {
+    try (FlashCache cache = small(dir, 8, 0).evictionPolicy(RegionEvictionPolicy.FIFO).build()) {
+      for (int i = 0; i < 50; i++) {
+        cache.put(Items.key(i), Items.value(i, 1, 500));
+      }
+      // As in FlashCacheTest: each round reads the first 50 once, then writes two regions' worth
+      // of others, waiting for the worker after every put so that reinsertion always finds room.
+      for (int round = 0; round < 10; round++) {
+        for (int i = 0; i < 50; i++) {
+          assertArrayEquals(Items.value(i, 1, 500), cache.get(Items.key(i)), "key " + i);
+        }
+        for (int i = 0; i < 250; i++) {
+          int k = 1000 + round * 250 + i;
+          cache.put(Items.key(k), Items.value(k, 1, 500));
+          cache.awaitQuiescence();
+        }
+      }
+      FlashCacheStats s = cache.stats();
+      assertTrue(s.regionEvictions() > 10, s.toString());
+      assertTrue(s.reinsertions() >= 50, s.toString());
+      assertNull(cache.get(Items.key(1000)), "never read, evicted");
+    }
+  }
+
+  @Test
+  void aCleanCloseLeavesTheItemsInTheMapFileForTheNextOpen() throws Exception {
+    List<byte[]> values;
+    int before;
+    try (FlashCache cache = open(dir)) {
+      values = fill(cache, 6000, 1);
+      cache.awaitQuiescence();
+      before = hits(cache, values);
+    }
+    // The checkpoint holds the regions and their hit counts, not the items.
+    long checkpointBytes = Files.size(dir.resolve(Checkpoint.FILE_NAME));
+    assertTrue(checkpointBytes < 6000 * 8, "checkpoint of " + checkpointBytes + " bytes");
+    try (FlashCache cache = open(dir)) {
+      assertTrue(Files.notExists(dir.resolve(Checkpoint.FILE_NAME)), "deleted on open");
+      int after = hits(cache, values);
+      FlashCacheStats s = cache.stats();
+      assertTrue(after >= 0.95 * values.size(), after + " of " + before + " items: " + s);
+      assertTrue(s.restoredItems() >= after, s.toString());
+      assertEquals(0, s.rejectedCheckpoints());
+    }
+  }
+
+  /**
+   * Items read before a clean close keep their hit counts, so that the first eviction of their
+   * region after the restart reinserts them: the counts live in the regions and travel in the
+   * checkpoint, whichever index the cache has.
+   */
+  @ParameterizedTest
+  @EnumSource(FlashIndexKind.class)
+  void hitCountsSurviveAWarmRestart(FlashIndexKind kind) throws Exception {
+    int hot = 50;
+    try (FlashCache cache = Items.small(dir, 8, 0).evictionPolicy(RegionEvictionPolicy.FIFO)
+        .reinsertionBudget(10).indexKind(kind).build()) {
+      for (int i = 0; i < hot; i++) {
+        cache.put(Items.key(i), Items.value(i, 1, 500));
+      }
+      for (int i = 0; i < hot; i++) {
+        assertNotNull(cache.get(Items.key(i)));
+      }
+    }
+    try (FlashCache cache = Items.small(dir, 8, 0).evictionPolicy(RegionEvictionPolicy.FIFO)
+        .reinsertionBudget(10).indexKind(kind).build()) {
+      assertEquals(kind, cache.indexKind());
+      assertEquals(hot, cache.stats().restoredItems());
+      for (int k = 1000; cache.stats().regionEvictions() < 1; k++) {
+        assertTrue(k < 3000, "no eviction: " + cache.stats());
+        cache.put(Items.key(k), Items.value(k, 1, 500));
+        cache.awaitQuiescence();
+      }
+      assertEquals(hot, cache.stats().reinsertions(), cache.stats().toString());
+      for (int i = 0; i < hot; i++) {
+        assertArrayEquals(Items.value(i, 1, 500), cache.get(Items.key(i)), "key " + i);
+      }
+    }
+  }
+
+  @Test
+  void aCrashStartsColdAndDeletesTheMapFileUnread() throws Exception {
+    Path crashed = dir.resolve("crashed");
+    List<byte[]> values;
+    try (FlashCache cache = open(dir.resolve("live"))) {
+      values = fill(cache, 3000, 2);
+      cache.awaitQuiescence();
+      copy(dir.resolve("live"), crashed); // the files as a crash would leave them
+    }
+    assertTrue(Files.size(crashed.resolve(ChronicleIndex.FILE_NAME)) > 0);
+    try (FlashCache cache = open(crashed)) {
+      FlashCacheStats s = cache.stats();
+      assertEquals(0, s.restoredItems());
+      assertEquals(0, s.rejectedCheckpoints(), "no checkpoint was found to reject");
+      assertEquals(0, s.flashItems(), "a fresh map");
+      assertEquals(0, hits(cache, values));
+    }
+    FlashCache cache = open(dir.resolve("again"));
+    fill(cache, 3000, 2);
+    cache.closeWithoutCheckpoint();
+    try (FlashCache reopened = open(dir.resolve("again"))) {
+      assertEquals(0, reopened.stats().restoredItems());
+      assertEquals(0, hits(reopened, values));
+    }
+  }
+
+  @Test
+  void aCrashAfterAWarmRestartStartsCold() throws Exception {
+    Path crashed = dir.resolve("crashed");
+    List<byte[]> values;
+    try (FlashCache cache = open(dir.resolve("live"))) {
+      values = fill(cache, 3000, 3);
+    }
+    try (FlashCache cache = open(dir.resolve("live"))) {
+      assertTrue(hits(cache, values) > 0);
+      for (int i = 0; i < 3000; i += 3) {
+        cache.put(Items.key(i), Items.value(i, 2, 150)); // the map changes while open
+      }
+      copy(dir.resolve("live"), crashed);
+    }
+    try (FlashCache cache = open(crashed)) {
+      assertEquals(0, hits(cache, values));
+    }
+  }
+
+  /**
+   * A checkpoint vouches for the map file a clean close left, byte for byte: paired with the map
+   * file of another close, whether older or newer, it is refused and the cache starts cold. (Each
+   * item found would be checked against its key and fill on read; without the pairing, an entry
+   * of a key put twice into one fill could point at the older value.)
+   */
+  @Test
+  void aMapFileFromAnotherCloseIsRefused() throws Exception {
+    Path live = dir.resolve("live");
+    List<byte[]> first;
+    try (FlashCache cache = open(live)) {
+      first = fill(cache, 2000, 4);
+    }
+    Path saved = dir.resolve("first");
+    copy(live, saved);
+    List<byte[]> second = new ArrayList<>(first);
+    try (FlashCache cache = open(live)) {
+      for (int i = 0; i < 2000; i += 2) {
+        byte[] v = Items.value(i, 2, 120);
+        cache.put(Items.key(i), v, i % 50);
+        second.set(i, v);
+      }
+    }
+    Path oldMapNewCheckpoint = dir.resolve("old-map");
+    copy(live, oldMapNewCheckpoint);
+    Files.copy(saved.resolve(ChronicleIndex.FILE_NAME),
+        oldMapNewCheckpoint.resolve(ChronicleIndex.FILE_NAME), StandardCopyOption.REPLACE_EXISTING);
+    Path newMapOldCheckpoint = dir.resolve("old-checkpoint");
+    copy(live, newMapOldCheckpoint);
+    Files.copy(saved.resolve(Checkpoint.FILE_NAME),
+        newMapOldCheckpoint.resolve(Checkpoint.FILE_NAME), StandardCopyOption.REPLACE_EXISTING);
+    for (Path d : List.of(oldMapNewCheckpoint, newMapOldCheckpoint)) {
+      try (FlashCache cache = open(d)) {
+        FlashCacheStats s = cache.stats();
+        assertEquals(1, s.rejectedCheckpoints(), d.toString());
+        assertEquals(0, s.restoredItems(), d.toString());
+        assertEquals(0, hits(cache, second), d.toString());
+      }
+    }
+    try (FlashCache cache = open(live)) {
+      assertTrue(hits(cache, second) > 1900, "the matching pair restarts warm");
+    }
+  }
+
+  /**
+   * Damages the map file one byte at a time, at its start, its end and many places between, and
+   * also truncates and deletes it: each reopen starts cold and counts the refusal, without an
+   * exception and without a hit, and the cache then works.
+   */
+  @Test
+  void aDamagedMapFileMeansAColdStartNeverAWrongValue() throws Exception {
+    Path pristine = dir.resolve("pristine");
+    List<byte[]> values;
+    try (FlashCache cache = small(pristine, 16, 16 << 10).build()) {
+      values = fill(cache, 600, 6);
+    }
+    Path map = pristine.resolve(ChronicleIndex.FILE_NAME);
+    long size = Files.size(map);
+    SplittableRandom r = new SplittableRandom(8);
+    TreeSet<Long> offsets = new TreeSet<>();
+    for (long off = 0; off < 64; off += 3) {
+      offsets.add(off);
+      offsets.add(size - 1 - off);
+    }
+    while (offsets.size() < 80) {
+      offsets.add(r.nextLong(size));
+    }
+    int trial = 0;
+    for (long off : offsets) {
+      Path d = dir.resolve("t" + trial++);
+      copy(pristine, d);
+      Path f = d.resolve(ChronicleIndex.FILE_NAME);
+      byte[] bytes = Files.readAllBytes(f);
+      bytes[(int) off] ^= (byte) (1 + r.nextInt(255));
+      Files.write(f, bytes);
+      expectColdStart(d, values, "byte " + off);
+    }
+    Path truncated = dir.resolve("truncated");
+    copy(pristine, truncated);
+    byte[] bytes = Files.readAllBytes(truncated.resolve(ChronicleIndex.FILE_NAME));
+    Files.write(truncated.resolve(ChronicleIndex.FILE_NAME),
+        java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    expectColdStart(truncated, values, "truncated");
+    Path missing = dir.resolve("missing");
+    copy(pristine, missing);
+    Files.delete(missing.resolve(ChronicleIndex.FILE_NAME));
+    expectColdStart(missing, values, "missing");
+    try (FlashCache cache = small(pristine, 16, 16 << 10).build()) {
+      assertTrue(hits(cache, values) > 500, "the undamaged copy restarts warm");
+    }
+  }
+
+  private static void expectColdStart(Path d, List<byte[]> values, String what)
+      throws IOException {
+    try (FlashCache cache = small(d, 16, 16 << 10).build()) {
+      assertEquals(FlashIndexKind.OFF_HEAP, cache.indexKind(), what);
+      FlashCacheStats s = cache.stats();
+      assertEquals(1, s.rejectedCheckpoints(), what);
+      assertEquals(0, s.flashItems(), what);
+      assertEquals(0, hits(cache, values), what);
+      cache.put(Items.key(1), Items.value(1, 9, 100));
+      assertArrayEquals(Items.value(1, 9, 100), cache.get(Items.key(1)), what);
+    }
+    deleteTree(d);
+  }
+
+  @Test
+  void anOnHeapIndexCannotReadAMapFileAndAnOffHeapOneReadsACheckpoint() throws Exception {
+    List<byte[]> values;
+    try (FlashCache cache = open(dir)) {
+      values = fill(cache, 2000, 9);
+    }
+    try (FlashCache cache = FlashCache.builder().directory(dir).regionBytes(256 << 10)
+        .flashBytes(16 << 20).dramBytes(1 << 20).indexKind(FlashIndexKind.ON_HEAP).build()) {
+      assertEquals(1, cache.stats().rejectedCheckpoints());
+      assertTrue(Files.notExists(dir.resolve(ChronicleIndex.FILE_NAME)), "deleted unread");
+      assertEquals(0, hits(cache, values));
+      values = fill(cache, 2000, 10);
+    }
+    try (FlashCache cache = open(dir)) {
+      assertEquals(0, cache.stats().rejectedCheckpoints());
+      assertTrue(hits(cache, values) > 1900, cache.stats().toString());
+    }
+  }
+
+  static void copy(Path from, Path to) throws IOException {
+    Files.createDirectories(to);
+    try (Stream<Path> files = Files.list(from)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Files.copy(f, to.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+  }
+
+  private static void deleteTree(Path d) throws IOException {
+    try (Stream<Path> files = Files.list(d)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(d);
+  }
+}
