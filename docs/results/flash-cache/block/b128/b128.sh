@@ -9,7 +9,7 @@ SD="/work/main/scripts/slowdisk.sh run --dir /work/s39/slow --"
 mkdir -p "$OUT"
 run() { # system workload duration
   echo "=== $(date -u +%H:%M:%S) $1 $2 $3"
-  $SD java -Xmx3g -jar "$JAR" run --system "$1" --workload "$2" --record-bytes 1024 --budget-mib 128 \
+  $SD java -Xmx3g ${JOPTS:-} -jar "$JAR" run --system "$1" --workload "$2" --record-bytes 1024 --budget-mib 128 \
     --duration "$3" --threads 4 --dir /work/s39/w128 --slow-dir /work/s39/slow/p128 --out "$OUT" 2>&1 \
     | grep -v "^load \|^run " | tee -a "$OUT/full.log" \
     | grep "throughput\|Exception\|rror\|flash cache at close" | tail -5
