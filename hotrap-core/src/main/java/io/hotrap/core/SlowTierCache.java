@@ -3,6 +3,7 @@ package io.hotrap.core;
 import io.hotrap.cache.flash.FlashCache;
 import io.hotrap.cache.flash.FlashCacheMetrics;
 import io.hotrap.cache.flash.FlashCacheStats;
+import io.hotrap.cache.flash.FlashIndexKind;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.IOException;
@@ -119,6 +120,7 @@ final class SlowTierCache implements CommitGate.PromotionInvalidator, AutoClosea
           .flashBytes(o.flashBytes())
           .dramBytes(o.dramBytes())
           .bypassFilter(o.bypassFilter())
+          .indexKind(o.offHeapIndex() ? FlashIndexKind.OFF_HEAP : FlashIndexKind.ON_HEAP)
           .build();
     } catch (IOException | UncheckedIOException | IllegalStateException e) {
       throw new IllegalArgumentException("cannot open the flash cache in " + dir + ": "
@@ -182,6 +184,11 @@ final class SlowTierCache implements CommitGate.PromotionInvalidator, AutoClosea
   /** What the cache holds for {@code key}, without counting a get of the store; for tests. */
   byte[] peek(byte[] key) {
     return cache.get(key);
+  }
+
+  /** The flash index in use: the one asked for, or the on-heap one if the JVM refused it. */
+  FlashIndexKind indexKind() {
+    return cache.indexKind();
   }
 
   FlashCacheStats stats() {

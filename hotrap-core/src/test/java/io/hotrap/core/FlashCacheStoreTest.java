@@ -12,12 +12,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotrap.cache.flash.FlashIndexKind;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The record-level flash cache in front of the slow tier ({@link SlowTierCache}): what it serves,
@@ -35,8 +38,13 @@ class FlashCacheStoreTest {
    * get reaches the flash cache; promotion off, so that records stay on the slow tier.
    */
   private HotRapOptions.Builder withCache() {
+    return withCache(false);
+  }
+
+  private HotRapOptions.Builder withCache(boolean offHeapIndex) {
     return small(dir).fastBudgetBytes(256L << 20).blockCacheBytes(0).promotion(false)
-        .flashCache(FlashCacheOptions.builder().flashBytes(16L << 20).dramBytes(64 << 10).build());
+        .flashCache(FlashCacheOptions.builder().flashBytes(16L << 20).dramBytes(64 << 10)
+            .offHeapIndex(offHeapIndex).build());
   }
 
   private static void loadIntoSlow(HotRapDB db) throws Exception {
@@ -136,15 +144,19 @@ class FlashCacheStoreTest {
     }
   }
 
-  @Test
-  void aCleanCloseKeepsTheCachedRecordsForTheNextOpen() throws Exception {
-    try (HotRapDB db = HotRapDB.open(withCache().build())) {
+  @ParameterizedTest(name = "off-heap index {0}")
+  @ValueSource(booleans = {false, true})
+  void aCleanCloseKeepsTheCachedRecordsForTheNextOpen(boolean offHeapIndex) throws Exception {
+    FlashIndexKind kind = offHeapIndex ? FlashIndexKind.OFF_HEAP : FlashIndexKind.ON_HEAP;
+    try (HotRapDB db = HotRapDB.open(withCache(offHeapIndex).build())) {
+      assertEquals(kind, db.flashCache().indexKind(), "the test JVM has Chronicle's options");
       loadIntoSlow(db);
       for (int i = 0; i < RECORDS; i++) {
         db.get(key(i));
       }
     }
-    try (HotRapDB db = HotRapDB.open(withCache().build())) {
+    try (HotRapDB db = HotRapDB.open(withCache(offHeapIndex).build())) {
+      assertEquals(kind, db.flashCache().indexKind());
       for (int i = 0; i < RECORDS; i++) {
         assertEquals(1, versionOf(db.get(key(i))));
       }
@@ -153,9 +165,11 @@ class FlashCacheStoreTest {
     }
   }
 
-  @Test
-  void writesMadeWhileTheCacheWasClosedDiscardItsSavedItems() throws Exception {
-    try (HotRapDB db = HotRapDB.open(withCache().build())) {
+  @ParameterizedTest(name = "off-heap index {0}")
+  @ValueSource(booleans = {false, true})
+  void writesMadeWhileTheCacheWasClosedDiscardItsSavedItems(boolean offHeapIndex)
+      throws Exception {
+    try (HotRapDB db = HotRapDB.open(withCache(offHeapIndex).build())) {
       loadIntoSlow(db);
       for (int i = 0; i < RECORDS; i++) {
         db.get(key(i));
@@ -167,7 +181,7 @@ class FlashCacheStoreTest {
       db.flush();
       db.migrator().migrateNow(Long.MAX_VALUE, true);
     }
-    try (HotRapDB db = HotRapDB.open(withCache().build())) {
+    try (HotRapDB db = HotRapDB.open(withCache(offHeapIndex).build())) {
       assertEquals(2, versionOf(db.get(key(9))));
       assertEquals(0, db.stats().getsServedFlash(), "the cache started cold");
     }
