@@ -206,11 +206,13 @@ final class FlashCacheSystem implements BenchSystem {
     if (budget != null) {
       b.reinsertionBudget(Double.parseDouble(budget));
     }
+    long dram = Long.getLong(DRAM_BYTES_PROPERTY,
+        Math.min(MAX_DRAM_BYTES, config.fastBudgetBytes() / FLASH_TO_DRAM));
     return b
         .directory(cacheDir)
         .flashBytes(config.fastBudgetBytes())
         .regionBytes(regionBytes(config.fastBudgetBytes()))
-        .dramBytes(Math.min(MAX_DRAM_BYTES, config.fastBudgetBytes() / FLASH_TO_DRAM))
+        .dramBytes(dram)
         .bypassFilter(sas)
         .invalidGroupsRemembered(sas ? invalidGroupsRemembered(config.shared()) : 0)
         .warmRestart(false)
@@ -224,6 +226,8 @@ final class FlashCacheSystem implements BenchSystem {
    * sas-cache} systems (reinserted bytes per byte admitted); the library's default when absent.
    */
   public static final String REINSERTION_BUDGET_PROPERTY = "hotrap.bench.flashReinsertionBudget";
+  /** System property: the flash cache's DRAM bytes for the same systems; else the default below. */
+  public static final String DRAM_BYTES_PROPERTY = "hotrap.bench.flashDramBytes";
 
   /**
    * SAS-Cache's queue of deleted files, scaled to this harness's files: as many as span the
