@@ -47,30 +47,6 @@ class FlashCacheOffHeapTest {
         .dramBytes(1 << 20).indexKind(FlashIndexKind.OFF_HEAP).build();
   }
 
-  private static List<byte[]> fill(FlashCache cache, int items, long seed) {
-    SplittableRandom r = new SplittableRandom(seed);
-    List<byte[]> values = new ArrayList<>();
-    for (int i = 0; i < items; i++) {
-      byte[] v = Items.value(i, 1, 100 + r.nextInt(1900));
-      cache.put(Items.key(i), v, i % 50);
-      values.add(v);
-    }
-    return values;
-  }
-
-  /** Gets every key; fails on a wrong value; returns the hits. */
-  private static int hits(FlashCache cache, List<byte[]> values) {
-    int hits = 0;
-    for (int i = 0; i < values.size(); i++) {
-      byte[] got = cache.get(Items.key(i));
-      if (got != null) {
-        assertArrayEquals(values.get(i), got, "key " + i);
-        hits++;
-      }
-    }
-    return hits;
-  }
-
   @Test
   void putsGetsAndInvalidationsWorkAsOnTheHeap() throws Exception {
     try (FlashCache cache = small(dir, 32, 32 << 10).build()) {
@@ -134,16 +110,16 @@ class FlashCacheOffHeapTest {
     List<byte[]> values;
     int before;
     try (FlashCache cache = open(dir)) {
-      values = fill(cache, 6000, 1);
+      values = Items.fill(cache, 6000, 1);
       cache.awaitQuiescence();
-      before = hits(cache, values);
+      before = Items.hits(cache, values);
     }
     // The checkpoint holds the regions and their hit counts, not the items.
     long checkpointBytes = Files.size(dir.resolve(Checkpoint.FILE_NAME));
     assertTrue(checkpointBytes < 6000 * 8, "checkpoint of " + checkpointBytes + " bytes");
     try (FlashCache cache = open(dir)) {
       assertTrue(Files.notExists(dir.resolve(Checkpoint.FILE_NAME)), "deleted on open");
-      int after = hits(cache, values);
+      int after = Items.hits(cache, values);
       FlashCacheStats s = cache.stats();
       assertTrue(after >= 0.95 * values.size(), after + " of " + before + " items: " + s);
       assertTrue(s.restoredItems() >= after, s.toString());
@@ -190,7 +166,7 @@ class FlashCacheOffHeapTest {
     Path crashed = dir.resolve("crashed");
     List<byte[]> values;
     try (FlashCache cache = open(dir.resolve("live"))) {
-      values = fill(cache, 3000, 2);
+      values = Items.fill(cache, 3000, 2);
       cache.awaitQuiescence();
       copy(dir.resolve("live"), crashed); // the files as a crash would leave them
     }
@@ -200,14 +176,14 @@ class FlashCacheOffHeapTest {
       assertEquals(0, s.restoredItems());
       assertEquals(0, s.rejectedCheckpoints(), "no checkpoint was found to reject");
       assertEquals(0, s.flashItems(), "a fresh map");
-      assertEquals(0, hits(cache, values));
+      assertEquals(0, Items.hits(cache, values));
     }
     FlashCache cache = open(dir.resolve("again"));
-    fill(cache, 3000, 2);
+    Items.fill(cache, 3000, 2);
     cache.closeWithoutCheckpoint();
     try (FlashCache reopened = open(dir.resolve("again"))) {
       assertEquals(0, reopened.stats().restoredItems());
-      assertEquals(0, hits(reopened, values));
+      assertEquals(0, Items.hits(reopened, values));
     }
   }
 
@@ -216,17 +192,17 @@ class FlashCacheOffHeapTest {
     Path crashed = dir.resolve("crashed");
     List<byte[]> values;
     try (FlashCache cache = open(dir.resolve("live"))) {
-      values = fill(cache, 3000, 3);
+      values = Items.fill(cache, 3000, 3);
     }
     try (FlashCache cache = open(dir.resolve("live"))) {
-      assertTrue(hits(cache, values) > 0);
+      assertTrue(Items.hits(cache, values) > 0);
       for (int i = 0; i < 3000; i += 3) {
         cache.put(Items.key(i), Items.value(i, 2, 150)); // the map changes while open
       }
       copy(dir.resolve("live"), crashed);
     }
     try (FlashCache cache = open(crashed)) {
-      assertEquals(0, hits(cache, values));
+      assertEquals(0, Items.hits(cache, values));
     }
   }
 
@@ -241,7 +217,7 @@ class FlashCacheOffHeapTest {
     Path live = dir.resolve("live");
     List<byte[]> first;
     try (FlashCache cache = open(live)) {
-      first = fill(cache, 2000, 4);
+      first = Items.fill(cache, 2000, 4);
     }
     Path saved = dir.resolve("first");
     copy(live, saved);
@@ -266,11 +242,11 @@ class FlashCacheOffHeapTest {
         FlashCacheStats s = cache.stats();
         assertEquals(1, s.rejectedCheckpoints(), d.toString());
         assertEquals(0, s.restoredItems(), d.toString());
-        assertEquals(0, hits(cache, second), d.toString());
+        assertEquals(0, Items.hits(cache, second), d.toString());
       }
     }
     try (FlashCache cache = open(live)) {
-      assertTrue(hits(cache, second) > 1900, "the matching pair restarts warm");
+      assertTrue(Items.hits(cache, second) > 1900, "the matching pair restarts warm");
     }
   }
 
@@ -284,7 +260,7 @@ class FlashCacheOffHeapTest {
     Path pristine = dir.resolve("pristine");
     List<byte[]> values;
     try (FlashCache cache = small(pristine, 16, 16 << 10).build()) {
-      values = fill(cache, 600, 6);
+      values = Items.fill(cache, 600, 6);
     }
     Path map = pristine.resolve(ChronicleIndex.FILE_NAME);
     long size = Files.size(map);
@@ -318,7 +294,7 @@ class FlashCacheOffHeapTest {
     Files.delete(missing.resolve(ChronicleIndex.FILE_NAME));
     expectColdStart(missing, values, "missing");
     try (FlashCache cache = small(pristine, 16, 16 << 10).build()) {
-      assertTrue(hits(cache, values) > 500, "the undamaged copy restarts warm");
+      assertTrue(Items.hits(cache, values) > 500, "the undamaged copy restarts warm");
     }
   }
 
@@ -329,7 +305,7 @@ class FlashCacheOffHeapTest {
       FlashCacheStats s = cache.stats();
       assertEquals(1, s.rejectedCheckpoints(), what);
       assertEquals(0, s.flashItems(), what);
-      assertEquals(0, hits(cache, values), what);
+      assertEquals(0, Items.hits(cache, values), what);
       cache.put(Items.key(1), Items.value(1, 9, 100));
       assertArrayEquals(Items.value(1, 9, 100), cache.get(Items.key(1)), what);
     }
@@ -340,18 +316,18 @@ class FlashCacheOffHeapTest {
   void anOnHeapIndexCannotReadAMapFileAndAnOffHeapOneReadsACheckpoint() throws Exception {
     List<byte[]> values;
     try (FlashCache cache = open(dir)) {
-      values = fill(cache, 2000, 9);
+      values = Items.fill(cache, 2000, 9);
     }
     try (FlashCache cache = FlashCache.builder().directory(dir).regionBytes(256 << 10)
         .flashBytes(16 << 20).dramBytes(1 << 20).indexKind(FlashIndexKind.ON_HEAP).build()) {
       assertEquals(1, cache.stats().rejectedCheckpoints());
       assertTrue(Files.notExists(dir.resolve(ChronicleIndex.FILE_NAME)), "deleted unread");
-      assertEquals(0, hits(cache, values));
-      values = fill(cache, 2000, 10);
+      assertEquals(0, Items.hits(cache, values));
+      values = Items.fill(cache, 2000, 10);
     }
     try (FlashCache cache = open(dir)) {
       assertEquals(0, cache.stats().rejectedCheckpoints());
-      assertTrue(hits(cache, values) > 1900, cache.stats().toString());
+      assertTrue(Items.hits(cache, values) > 1900, cache.stats().toString());
     }
   }
 

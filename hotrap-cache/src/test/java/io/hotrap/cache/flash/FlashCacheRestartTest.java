@@ -1,6 +1,5 @@
 package io.hotrap.cache.flash;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,43 +26,19 @@ class FlashCacheRestartTest {
         .dramBytes(1 << 20).build();
   }
 
-  private static List<byte[]> fill(FlashCache cache, int items, long seed) {
-    SplittableRandom r = new SplittableRandom(seed);
-    List<byte[]> values = new ArrayList<>();
-    for (int i = 0; i < items; i++) {
-      byte[] v = Items.value(i, 1, 100 + r.nextInt(1900));
-      cache.put(Items.key(i), v, i % 50);
-      values.add(v);
-    }
-    return values;
-  }
-
-  /** Gets every key; fails on a wrong value; returns the hits. */
-  private static int hits(FlashCache cache, List<byte[]> values) {
-    int hits = 0;
-    for (int i = 0; i < values.size(); i++) {
-      byte[] got = cache.get(Items.key(i));
-      if (got != null) {
-        assertArrayEquals(values.get(i), got, "key " + i);
-        hits++;
-      }
-    }
-    return hits;
-  }
-
   @Test
   void aCleanCloseKeepsAtLeast95PercentOfTheItems() throws Exception {
     List<byte[]> values;
     int before;
     try (FlashCache cache = open(dir)) {
-      values = fill(cache, 6000, 1); // about 6.3 MB into 1 MiB of DRAM and 16 MiB of flash
+      values = Items.fill(cache, 6000, 1); // about 6.3 MB into 1 MiB of DRAM and 16 MiB of flash
       cache.awaitQuiescence();
-      before = hits(cache, values);
+      before = Items.hits(cache, values);
     }
     assertTrue(Files.exists(dir.resolve(Checkpoint.FILE_NAME)));
     try (FlashCache cache = open(dir)) {
       assertTrue(Files.notExists(dir.resolve(Checkpoint.FILE_NAME)), "deleted on open");
-      int after = hits(cache, values);
+      int after = Items.hits(cache, values);
       double share = (double) after / values.size();
       System.out.printf("warm restart: %d of %d items before close, %d after (%.4f); %s%n",
           before, values.size(), after, share, cache.stats());
@@ -77,20 +52,20 @@ class FlashCacheRestartTest {
     Path crashed = dir.resolve("crashed");
     List<byte[]> values;
     try (FlashCache cache = open(dir.resolve("live"))) {
-      values = fill(cache, 3000, 2);
+      values = Items.fill(cache, 3000, 2);
       cache.awaitQuiescence();
       copy(dir.resolve("live"), crashed); // the files as a crash would leave them
     }
     try (FlashCache cache = open(crashed)) {
       assertEquals(0, cache.stats().restoredItems());
-      assertEquals(0, hits(cache, values));
+      assertEquals(0, Items.hits(cache, values));
     }
     FlashCache cache = open(dir.resolve("again"));
-    fill(cache, 3000, 2);
+    Items.fill(cache, 3000, 2);
     cache.closeWithoutCheckpoint();
     try (FlashCache reopened = open(dir.resolve("again"))) {
       assertEquals(0, reopened.stats().restoredItems());
-      assertEquals(0, hits(reopened, values));
+      assertEquals(0, Items.hits(reopened, values));
     }
   }
 
@@ -99,14 +74,14 @@ class FlashCacheRestartTest {
     Path crashed = dir.resolve("crashed");
     List<byte[]> values;
     try (FlashCache cache = open(dir.resolve("live"))) {
-      values = fill(cache, 3000, 3);
+      values = Items.fill(cache, 3000, 3);
     }
     try (FlashCache cache = open(dir.resolve("live"))) {
-      assertTrue(hits(cache, values) > 0);
+      assertTrue(Items.hits(cache, values) > 0);
       copy(dir.resolve("live"), crashed);
     }
     try (FlashCache cache = open(crashed)) {
-      assertEquals(0, hits(cache, values));
+      assertEquals(0, Items.hits(cache, values));
     }
   }
 
@@ -114,11 +89,11 @@ class FlashCacheRestartTest {
   void aCheckpointOfAnotherRegionSizeIsIgnored() throws Exception {
     List<byte[]> values;
     try (FlashCache cache = open(dir)) {
-      values = fill(cache, 2000, 4);
+      values = Items.fill(cache, 2000, 4);
     }
     try (FlashCache cache = FlashCache.builder().directory(dir).regionBytes(128 << 10)
         .flashBytes(16 << 20).dramBytes(1 << 20).build()) {
-      assertEquals(0, hits(cache, values));
+      assertEquals(0, Items.hits(cache, values));
     }
   }
 
@@ -126,14 +101,14 @@ class FlashCacheRestartTest {
   void aDiscardedCheckpointMakesTheNextOpenCold() throws Exception {
     List<byte[]> values;
     try (FlashCache cache = open(dir)) {
-      values = fill(cache, 1000, 7);
+      values = Items.fill(cache, 1000, 7);
     }
     assertTrue(Files.exists(dir.resolve(Checkpoint.FILE_NAME)));
     FlashCache.discardCheckpoint(dir);
     assertTrue(Files.notExists(dir.resolve(Checkpoint.FILE_NAME)));
     FlashCache.discardCheckpoint(dir.resolve("missing")); // nothing to do
     try (FlashCache cache = open(dir)) {
-      assertEquals(0, hits(cache, values));
+      assertEquals(0, Items.hits(cache, values));
     }
   }
 
@@ -142,11 +117,11 @@ class FlashCacheRestartTest {
     List<byte[]> values;
     try (FlashCache cache = FlashCache.builder().directory(dir).regionBytes(256 << 10)
         .flashBytes(16 << 20).dramBytes(1 << 20).warmRestart(false).build()) {
-      values = fill(cache, 1000, 5);
+      values = Items.fill(cache, 1000, 5);
     }
     assertTrue(Files.notExists(dir.resolve(Checkpoint.FILE_NAME)));
     try (FlashCache cache = open(dir)) {
-      assertEquals(0, hits(cache, values));
+      assertEquals(0, Items.hits(cache, values));
     }
   }
 
@@ -192,7 +167,7 @@ class FlashCacheRestartTest {
     for (long off : regionOffsets) {
       Path d = damaged(pristine, dir.resolve("t" + trial++), RegionStore.FILE_NAME, off, r);
       FlashCache cache = Items.small(d, 8, 16 << 10).build();
-      hits(cache, values);
+      Items.hits(cache, values);
       corruptMisses += cache.stats().corruptMisses();
       cache.closeWithoutCheckpoint();
       deleteTree(d);
@@ -202,12 +177,12 @@ class FlashCacheRestartTest {
       Path d = damaged(pristine, dir.resolve("t" + trial++), Checkpoint.FILE_NAME, off, r);
       FlashCache cache = Items.small(d, 8, 16 << 10).build();
       assertEquals(0, cache.stats().restoredItems(), "checkpoint damaged at " + off);
-      assertEquals(0, hits(cache, values));
+      assertEquals(0, Items.hits(cache, values));
       cache.closeWithoutCheckpoint();
       deleteTree(d);
     }
     try (FlashCache cache = Items.small(pristine, 8, 16 << 10).build()) {
-      assertTrue(hits(cache, values) > 600, "the undamaged copy restarts warm");
+      assertTrue(Items.hits(cache, values) > 600, "the undamaged copy restarts warm");
     }
   }
 

@@ -1,9 +1,14 @@
 package io.hotrap.cache.flash;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.SplittableRandom;
 
 /** Keys, values and small caches for the tests of this package. */
 final class Items {
@@ -50,5 +55,30 @@ final class Items {
         .regionBytes(64 << 10)
         .flashBytes((long) regions * (64 << 10))
         .dramBytes(dramBytes);
+  }
+
+  /** Puts {@code items} keys with values of 100 to 2,000 bytes in 50 groups; returns the values. */
+  static List<byte[]> fill(FlashCache cache, int items, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    List<byte[]> values = new ArrayList<>();
+    for (int i = 0; i < items; i++) {
+      byte[] v = value(i, 1, 100 + r.nextInt(1900));
+      cache.put(key(i), v, i % 50);
+      values.add(v);
+    }
+    return values;
+  }
+
+  /** Gets every key of {@code values}; fails on a wrong value; returns the hits. */
+  static int hits(FlashCache cache, List<byte[]> values) {
+    int hits = 0;
+    for (int i = 0; i < values.size(); i++) {
+      byte[] got = cache.get(key(i));
+      if (got != null) {
+        assertArrayEquals(values.get(i), got, "key " + i);
+        hits++;
+      }
+    }
+    return hits;
   }
 }
