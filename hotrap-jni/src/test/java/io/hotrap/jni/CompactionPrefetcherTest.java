@@ -58,47 +58,52 @@ class CompactionPrefetcherTest {
     return db.ticker(TickerType.BLOCK_CACHE_DATA_MISS) - before;
   }
 
-  @Test
-  void theBlocksOfHintedKeysInACompactionsNewFilesAreInTheBlockCacheAfterIt() throws Exception {
-    hints.set(keys(HOT));
+  /** What a test checks once the compaction's files were prefetched. */
+  private interface Check {
+    void run(CachedDb db, CompactionPrefetcher prefetcher) throws Exception;
+  }
+
+  /** A database with a prefetcher on the hints, loaded and compacted, the prefetch done. */
+  private void afterCompaction(int minKeys, Check check) throws Exception {
     try (LRUCache cache = new LRUCache(8 << 20);
         Options reader = readerOptions(cache);
-        CompactionPrefetcher prefetcher = new CompactionPrefetcher(reader, hints::get, 1 << 20, 1);
+        CompactionPrefetcher prefetcher =
+            new CompactionPrefetcher(reader, hints::get, 1 << 20, minKeys);
         CachedDb db = CachedDb.open(dir, cache, prefetcher)) {
       loadAndCompact(db);
       prefetcher.awaitIdle();
+      check.run(db, prefetcher);
+    }
+  }
 
+  @Test
+  void theBlocksOfHintedKeysInACompactionsNewFilesAreInTheBlockCacheAfterIt() throws Exception {
+    hints.set(keys(HOT));
+    afterCompaction(1, (db, prefetcher) -> {
       assertEquals(0, dataMisses(db, HOT), "the hinted keys' blocks were read ahead");
       assertEquals(3, dataMisses(db, 2_000, 4_000, 7_000), "blocks of other keys were not");
       CompactionPrefetcher.Stats s = prefetcher.stats();
       assertTrue(s.filesRead() >= 1, s.toString());
       assertEquals(0, s.failures(), s.toString());
       assertTrue(s.keysFound() >= 3 * s.filesRead(), "every file holds every key: " + s);
-    }
+    });
   }
 
   @Test
   void aHintedKeyTheFileDoesNotHoldBringsNoBlock() throws Exception {
     // Between key 5003 and key 5004: a seek to it would land on key 5004's block.
-    byte[] absent = (new String(CachedDb.key(5_003), UTF_8) + "x")
-        .getBytes(UTF_8);
+    byte[] absent = (new String(CachedDb.key(5_003), UTF_8) + "x").getBytes(UTF_8);
     RecentReads reads = new RecentReads(2);
     reads.record(CachedDb.key(17));
     reads.record(absent);
     hints.set(reads.sortedDistinct());
-    try (LRUCache cache = new LRUCache(8 << 20);
-        Options reader = readerOptions(cache);
-        CompactionPrefetcher prefetcher = new CompactionPrefetcher(reader, hints::get, 1 << 20, 1);
-        CachedDb db = CachedDb.open(dir, cache, prefetcher)) {
-      loadAndCompact(db);
-      prefetcher.awaitIdle();
-
+    afterCompaction(1, (db, prefetcher) -> {
       assertEquals(0, dataMisses(db, 17));
       assertEquals(1, dataMisses(db, 5_004), "key 5004's block was not read ahead");
       CompactionPrefetcher.Stats s = prefetcher.stats();
       assertEquals(s.filesRead(), s.keysSought(), "one key sought per file: " + s);
       assertEquals(s.keysSought(), s.keysFound(), s.toString());
-    }
+    });
   }
 
   @Test
@@ -114,18 +119,12 @@ class CompactionPrefetcherTest {
   @Test
   void filesWithFewerHintedKeysThanTheMinimumAreNotRead() throws Exception {
     hints.set(keys(HOT));
-    try (LRUCache cache = new LRUCache(8 << 20);
-        Options reader = readerOptions(cache);
-        CompactionPrefetcher prefetcher = new CompactionPrefetcher(reader, hints::get, 1 << 20, 4);
-        CachedDb db = CachedDb.open(dir, cache, prefetcher)) {
-      loadAndCompact(db);
-      prefetcher.awaitIdle();
-
+    afterCompaction(4, (db, prefetcher) -> {
       CompactionPrefetcher.Stats s = prefetcher.stats();
       assertEquals(0, s.filesRead(), s.toString());
       assertEquals(s.filesQueued(), s.filesSkipped(), s.toString());
       assertEquals(3, dataMisses(db, HOT));
-    }
+    });
   }
 
   @Test
