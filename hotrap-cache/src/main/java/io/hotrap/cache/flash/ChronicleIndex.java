@@ -206,26 +206,20 @@ final class ChronicleIndex implements FlashIndex {
 
   @Override
   public boolean remove(ItemKey key) {
-    try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(key.bytes)) {
-      c.updateLock().lock();
-      MapEntry<byte[], byte[]> e = c.entry();
-      if (e == null) {
-        return false;
-      }
-      c.remove(e);
-      if (filter != null) {
-        filter.remove(key.hash);
-      }
-      return true;
-    }
+    return removeIf(key, null);
   }
 
   @Override
   public boolean remove(ItemKey key, Location expected) {
+    return removeIf(key, expected);
+  }
+
+  /** Removes {@code key} if it maps to {@code expected} (the same append); any value if null. */
+  private boolean removeIf(ItemKey key, Location expected) {
     try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(key.bytes)) {
       c.updateLock().lock();
       MapEntry<byte[], byte[]> e = c.entry();
-      if (e == null || !expected.sameAppend(decode(e.value()))) {
+      if (e == null || (expected != null && !expected.sameAppend(decode(e.value())))) {
         return false;
       }
       c.remove(e);

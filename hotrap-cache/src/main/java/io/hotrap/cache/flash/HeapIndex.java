@@ -58,22 +58,19 @@ final class HeapIndex implements FlashIndex {
 
   @Override
   public boolean remove(ItemKey key) {
-    boolean[] removed = {false};
-    map.computeIfPresent(key, (k, old) -> {
-      removed[0] = true;
-      if (filter != null) {
-        filter.remove(k.hash);
-      }
-      return null;
-    });
-    return removed[0];
+    return removeIf(key, null);
   }
 
   @Override
   public boolean remove(ItemKey key, Location expected) {
+    return removeIf(key, expected);
+  }
+
+  /** Removes {@code key} if it maps to {@code expected} (the same append); any value if null. */
+  private boolean removeIf(ItemKey key, Location expected) {
     boolean[] removed = {false};
     map.computeIfPresent(key, (k, old) -> {
-      if (!old.equals(expected)) {
+      if (expected != null && !old.equals(expected)) {
         return old;
       }
       removed[0] = true;
