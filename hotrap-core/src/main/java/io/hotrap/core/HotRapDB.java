@@ -73,11 +73,12 @@ import org.rocksdb.WriteOptions;
  *       or hits, never a value (the flash cache starts cold after a crash).
  *   <li>The fast disk holds the log and the manifest: losing it loses the store, whatever the slow
  *       disk keeps.
- *   <li>With a memory tier ({@link HotRapOptions.Builder#memoryTier}), user writes go to the
- *       memory tier and are durable through its tier log on the fast disk instead of RocksDB's
- *       WAL, with the same guarantees for a process crash and, with {@code syncWrites}, a power
- *       loss; losing the memory directory's contents (RAM) loses nothing acknowledged: the next
- *       open rebuilds the tier from the log ({@link MemoryTier}). A reader may see a write before
+ *   <li>With a memory tier ({@link HotRapOptions.Builder#memoryTier}), the fast tier's L0 lives in
+ *       the memory directory and user writes are durable through the tier log on the fast disk
+ *       instead of RocksDB's WAL, with the same guarantees for a process crash and, with {@code
+ *       syncWrites}, a power loss; losing the memory directory's contents (RAM) loses nothing
+ *       acknowledged: the next open recovers the lower levels from the disks and replays the log
+ *       ({@link MemoryTier}). A reader may see a write before
  *       it is acknowledged, and a crash may then lose that write.
  * </ul>
  *
@@ -132,8 +133,6 @@ public final class HotRapDB implements AutoCloseable {
   private final MigrationScheduler scheduler;
   /** Null without {@link HotRapOptions#memoryTier()}. */
   private final MemoryTier memory;
-  /** Moves the memory tier into the fast tier; null without one. */
-  private final MemoryMover memoryMover;
   private final TierEventListener listener;
   private final HotRapMetrics metrics;
   private final LifecycleGuard guard = new LifecycleGuard();
@@ -152,7 +151,7 @@ public final class HotRapDB implements AutoCloseable {
 
   private HotRapDB(HotRapOptions options, StoreLayout layout, String storeId, List<AutoCloseable> resources,
       RocksDB db, List<ColumnFamilyHandle> handles, TierEventListener listener,
-      NativeDemotion nativeDemotion, StoreHooks hooks) {
+      NativeDemotion nativeDemotion, StoreHooks hooks, java.nio.file.Path memoryFiles) {
     this.options = options;
     this.nativeDemotion = nativeDemotion;
     this.layout = layout;
@@ -183,8 +182,8 @@ public final class HotRapDB implements AutoCloseable {
     WriteHotSeparator sep = null;
     boolean constructed = false;
     try {
-      m = options.memoryTier()
-          ? MemoryTier.open(options, storeId, db, defaultCf, fastCf, slowCf, gate, counters) : null;
+      m = memoryFiles != null
+          ? MemoryTier.open(options, db, fastCf, slowCf, counters, memoryFiles) : null;
       this.memory = m;
       p = options.promotion() ? new Promoter(db, fastCf, options, gate, tracker, counters, hooks.promotion()) : null;
       this.promoter = p;
@@ -207,7 +206,6 @@ public final class HotRapDB implements AutoCloseable {
           throttle::sizesChanged, promoter != null ? promoter : PromotionByCompaction.NONE,
           () -> liveSnapshots.get() > 0, nativeDemotion, sep, hooks.migration());
       this.scheduler = new MigrationScheduler(migrator, counters, options);
-      this.memoryMover = m != null ? new MemoryMover(m, counters, options) : null;
       this.requestMigration = scheduler::requestCheck;
       if (promoter != null) {
         promoter.setAwaitRoom(() -> throttle.awaitRoomForPromotion(requestMigration));
@@ -274,9 +272,13 @@ public final class HotRapDB implements AutoCloseable {
       BloomFilter filter = options.bloomBitsPerKey() > 0
           ? track(resources, new BloomFilter(options.bloomBitsPerKey())) : null;
       // Closed after RocksDB and the column family options that hold its filter.
-      NativeDemotion nativeDemotion = options.nativeMigration()
+      // Not with a memory tier: a machine loss would forget the slow tier's memtable (MemoryTier).
+      NativeDemotion nativeDemotion = options.nativeMigration() && !options.memoryTier()
           ? track(resources, NativeDemotion.create()) : null;
-      ColumnFamilyOptions fastCfo = track(resources, TierConfig.fast(options, layout, cache, filter));
+      MemoryTier.Preparation memoryPrep = options.memoryTier()
+          ? MemoryTier.prepare(options, layout, storeId) : null;
+      ColumnFamilyOptions fastCfo = track(resources, TierConfig.fast(options, layout, cache, filter,
+          memoryPrep == null ? null : memoryPrep.dir));
       if (nativeDemotion != null) {
         fastCfo.setCompactionFilter(nativeDemotion.filter());
       }
@@ -302,6 +304,8 @@ public final class HotRapDB implements AutoCloseable {
           .setMaxTotalWalSize(Math.max(4L << 20, 8 * options.writeBufferBytes()))
           .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
           .setKeepLogFileNum(2)
+          // After a machine loss, RocksDB's MANIFEST names L0 files lost with the RAM (MemoryTier).
+          .setBestEffortsRecovery(memoryPrep != null && memoryPrep.lost)
           .setListeners(List.of(listener)));
       List<ColumnFamilyDescriptor> descriptors = List.of(
           new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, defaultCfo),
@@ -309,9 +313,19 @@ public final class HotRapDB implements AutoCloseable {
           new ColumnFamilyDescriptor(utf8(SLOW_CF), slowCfo),
           new ColumnFamilyDescriptor(utf8(HOT_CF), hotCfo));
       db = RocksDB.open(dbo, layout.dbDir().toString(), descriptors, handles);
+      if (memoryPrep != null) {
+        memoryPrep.opened();
+      }
       StoreMetadata.writeOrCheck(db, handles.get(0), options, storeId);
+      if (memoryPrep != null
+          && db.getLongProperty(handles.get(0), "rocksdb.num-entries-active-mem-table") > 0) {
+        // Recovery after a machine loss ignores RocksDB's WAL (MemoryTier): the metadata goes to a file.
+        try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
+          db.flush(fo, handles.get(0));
+        }
+      }
       HotRapDB store = new HotRapDB(options, layout, storeId, resources, db, handles, listener,
-          nativeDemotion, hooks);
+          nativeDemotion, hooks, memoryPrep == null ? null : memoryPrep.dir);
       try {
         store.start();
       } catch (RocksDBException | RuntimeException | Error e) {
@@ -329,6 +343,9 @@ public final class HotRapDB implements AutoCloseable {
       return store;
     } catch (RocksDBException e) {
       throw new HotRapException("cannot open the store at " + options.fastPath(), e);
+    } catch (java.io.IOException e) {
+      throw new HotRapException("cannot open the store at " + options.fastPath()
+          + ": the memory tier's directory or log failed", e);
     } finally {
       if (!success) {
         for (ColumnFamilyHandle h : handles) {
@@ -366,9 +383,8 @@ public final class HotRapDB implements AutoCloseable {
     }
     migrator.refreshSizes();
     listener.attach(migrator, scheduler);
-    if (memoryMover != null) {
-      memory.setMoveRequester(() -> memoryMover.request(false));
-      memoryMover.start();
+    if (memory != null) {
+      listener.attachMemory(memory);
     }
     scheduler.start();
     if (flashCache != null) {
@@ -402,7 +418,7 @@ public final class HotRapDB implements AutoCloseable {
     checkKey(key);
     guard.enter();
     try {
-      return read(readOptions, null, key, true);
+      return read(readOptions, key, true);
     } finally {
       guard.exit();
     }
@@ -415,7 +431,7 @@ public final class HotRapDB implements AutoCloseable {
     checkOwner(snapshot);
     guard.enter();
     try {
-      return snapshot.read(ro -> read(ro, snapshot.memoryView(), key, false));
+      return snapshot.read(ro -> read(ro, key, false));
     } finally {
       guard.exit();
     }
@@ -428,7 +444,7 @@ public final class HotRapDB implements AutoCloseable {
    * SlowTierCache}). Reads at a snapshot ({@code latest} false) skip both caches, which hold only
    * newest versions, and do not offer what they read to them.
    */
-  private byte[] read(ReadOptions ro, MemoryTier.View snapshotView, byte[] key, boolean latest) {
+  private byte[] read(ReadOptions ro, byte[] key, boolean latest) {
     try {
       Promoter p = latest ? promoter : null;
       SlowTierCache fc = latest ? flashCache : null;
@@ -437,30 +453,6 @@ public final class HotRapDB implements AutoCloseable {
       // Rule P2's counter, read before the fast lookup, guards both caches' inserts.
       long counter = p != null ? p.beforeFastLookup(key)
           : fc != null ? gate.stripes().counter(gate.stripes().stripeOf(key)) : 0;
-      if (memory != null) {
-        // The memory tier shadows the disk tiers (MemoryTier): its versions are the newest.
-        byte[] v;
-        if (snapshotView != null) {
-          v = snapshotView.lookup(key);
-        } else {
-          try (MemoryTier.View view = memory.view()) {
-            v = view.lookup(key);
-          }
-        }
-        if (v == MemoryRecords.TOMBSTONE) {
-          counters.getsServedFast.increment();
-          counters.getsServedMemory.increment();
-          return null;
-        }
-        if (v != null) {
-          counters.getsServedFast.increment();
-          counters.getsServedMemory.increment();
-          if (track) {
-            tracker.record(key, v.length, false);
-          }
-          return v;
-        }
-      }
       byte[] value = null;
       // Write-hot separation: fast-hot holds the newest version of its members (S1, S2 in
       // WriteHotSeparator); a reader that finds the key no member can skip it. A read at a
@@ -612,28 +604,7 @@ public final class HotRapDB implements AutoCloseable {
       liveSnapshots.incrementAndGet();
       HotRapSnapshot s;
       try {
-        if (memory == null) {
-          s = new HotRapSnapshot(this, db, null);
-        } else {
-          // Both instances at one cut: no write is half applied while the gate is exclusive.
-          HotRapSnapshot[] made = new HotRapSnapshot[1];
-          try {
-            gate.commit(() -> {
-              MemoryTier.View view = memory.snapshotView();
-              try {
-                made[0] = new HotRapSnapshot(this, db, view);
-              } catch (RuntimeException e) {
-                view.close();
-                throw e;
-              }
-            });
-          } catch (RuntimeException e) {
-            throw e;
-          } catch (Exception e) {
-            throw new HotRapException("cannot take a snapshot", e);
-          }
-          s = made[0];
-        }
+        s = new HotRapSnapshot(this, db);
       } catch (RuntimeException | Error e) {
         liveSnapshots.decrementAndGet();
         throw e;
@@ -786,13 +757,12 @@ public final class HotRapDB implements AutoCloseable {
 
   /**
    * {@link #apply} for a store with a memory tier: the same writer protocol around
-   * {@link MemoryTier#write}; a writer first waits outside the gate for room in the memory tier.
+   * {@link MemoryTier#write}, which logs the write and applies it without RocksDB's WAL.
    */
   private void applyMemory(String what, byte[][] keys, byte[][] values) {
     guard.enter();
     try {
       throttle.awaitRoom(requestMigration);
-      memory.awaitRoom();
       gate.enterWriter();
       try {
         memory.write(keys, values);
@@ -814,15 +784,12 @@ public final class HotRapDB implements AutoCloseable {
   // ---------------------------------------------------------------- maintenance
 
   /**
-   * Flushes both tiers' memtables to SST files and waits for it; with a memory tier, first moves
-   * the memory tier's data into the fast tier.
+   * Flushes both tiers' memtables to SST files and waits for it (with a memory tier, the fast
+   * tier's new L0 files are in the memory directory).
    */
   public void flush() {
     guard.enter();
     try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
-      if (memoryMover != null) {
-        memoryMover.await(memoryMover.request(true));
-      }
       db.flush(fo, separator != null ? List.of(hotCf, fastCf, slowCf) : List.of(fastCf, slowCf));
       scheduler.requestCheck();
     } catch (RocksDBException e) {
@@ -848,15 +815,10 @@ public final class HotRapDB implements AutoCloseable {
         if (separator != null) {
           separator.awaitIdle();
         }
-        boolean moved = false;
-        if (memoryMover != null) {
-          memoryMover.await(memoryMover.request(false));
-          moved = memoryMover.lastPassMoved();
-        }
         awaitRocksIdle();
         long ticket = scheduler.requestCheck();
         scheduler.awaitCheck(ticket);
-        if (!moved && !scheduler.lastCheckMigrated() && rocksIdle()) {
+        if (!scheduler.lastCheckMigrated() && rocksIdle()) {
           return;
         }
       }
@@ -955,9 +917,6 @@ public final class HotRapDB implements AutoCloseable {
     guard.drain();
     listener.detach();
     scheduler.close();
-    if (memoryMover != null) {
-      memoryMover.close();
-    }
     if (promoter != null) {
       promoter.close();
     }

@@ -28,32 +28,20 @@ import org.rocksdb.Slice;
  * ranks above the fast tier: a key it holds is a member whose newest version it has (S2), and a
  * deleted member is absent from all three.
  *
- * <p>With a memory tier ({@link MemoryTier}) the merge has one more source per memory generation,
- * newest first, ahead of the fast tier; a key the newest holding source has as a tagged delete is
- * skipped. The memory iterators and the disk iterators are created together with the commit gate
- * held exclusive (or read the user snapshot's memory cut), so they are one cut.
- *
  * <p>The iterator starts unpositioned; call {@link #seekToFirst()} or {@link #seek(byte[])}.
  * Not thread-safe: one thread at a time. Close it when done; closing the store closes it.
  */
 public final class HotRapIterator implements AutoCloseable {
   private final HotRapDB owner;
   private final ReadOptions readOptions;
-  /** Read options of the memory instance, or null without a memory tier. */
-  private final ReadOptions memoryReadOptions;
-  /** The memory generations this iterator holds itself (no user snapshot), or null. */
-  private final MemoryTier.View ownView;
   /** The user snapshot read, or null; retained until this iterator closes. */
   private final HotRapSnapshot snapshot;
   private final Slice lower;
   private final Slice upper;
   /**
-   * Sources, highest priority first: memory generations newest first, then (with write-hot
-   * separation) fast-hot, then fast, then slow.
+   * Sources, highest priority first: (with write-hot separation) fast-hot, then fast, then slow.
    */
   private final RocksIterator[] sources;
-  /** Index of the first disk source; sources below it are memory generations. */
-  private final int fastIndex;
   /** Bit i set: source i is positioned on the current key; 0: not positioned. */
   private long current;
   /** The source whose version is the current record. */
@@ -65,18 +53,13 @@ public final class HotRapIterator implements AutoCloseable {
     this.owner = owner;
     this.snapshot = snapshot;
     this.readOptions = new ReadOptions();
-    MemoryTier memory = owner.memory();
-    this.memoryReadOptions = memory == null ? null : new ReadOptions();
     this.lower = lowInclusive == null ? null : new Slice(lowInclusive);
     this.upper = highExclusive == null ? null : new Slice(highExclusive);
-    for (ReadOptions ro : memoryReadOptions == null ? List.of(readOptions)
-        : List.of(readOptions, memoryReadOptions)) {
-      if (lower != null) {
-        ro.setIterateLowerBound(lower);
-      }
-      if (upper != null) {
-        ro.setIterateUpperBound(upper);
-      }
+    if (lower != null) {
+      readOptions.setIterateLowerBound(lower);
+    }
+    if (upper != null) {
+      readOptions.setIterateUpperBound(upper);
     }
     if (snapshot != null) {
       try {
@@ -88,39 +71,14 @@ public final class HotRapIterator implements AutoCloseable {
     }
     boolean success = false;
     List<RocksIterator> opened = new ArrayList<>();
-    MemoryTier.View[] own = new MemoryTier.View[1];
     try {
-      if (memory == null) {
-        opened.addAll(diskIterators());
-      } else if (snapshot != null) {
-        MemoryTier.View view = snapshot.memoryView();
-        memoryReadOptions.setSnapshot(view.snapshot);
-        opened.addAll(memoryIterators(view));
-        opened.addAll(diskIterators());
-      } else {
-        try {
-          owner.gate().commit(() -> {
-            own[0] = memory.view();
-            opened.addAll(memoryIterators(own[0]));
-            opened.addAll(diskIterators());
-          });
-        } catch (RuntimeException e) {
-          throw e;
-        } catch (Exception e) {
-          throw new HotRapException("cannot create an iterator", e);
-        }
-      }
+      opened.addAll(diskIterators());
       this.sources = opened.toArray(new RocksIterator[0]);
-      this.fastIndex = sources.length - (owner.separator() != null ? 3 : 2);
-      this.ownView = own[0];
       success = true;
     } finally {
       if (!success) {
         for (RocksIterator it : opened) {
           it.close();
-        }
-        if (own[0] != null) {
-          own[0].close();
         }
         freeOptions();
         if (snapshot != null) {
@@ -136,14 +94,6 @@ public final class HotRapIterator implements AutoCloseable {
           ? List.of(owner.hotHandle(), owner.fastHandle(), owner.slowHandle())
           : List.of(owner.fastHandle(), owner.slowHandle());
       return owner.rocks().newIterators(cfs, readOptions);
-    } catch (RocksDBException e) {
-      throw new HotRapException("cannot create an iterator", e);
-    }
-  }
-
-  private List<RocksIterator> memoryIterators(MemoryTier.View view) {
-    try {
-      return view.iterators(memoryReadOptions);
     } catch (RocksDBException e) {
       throw new HotRapException("cannot create an iterator", e);
     }
@@ -209,9 +159,6 @@ public final class HotRapIterator implements AutoCloseable {
       requireValid();
       RocksIterator source = sources[winner];
       byte[] value = source.value();
-      if (winner < fastIndex) {
-        value = MemoryRecords.untag(value);
-      }
       if (!recorded) {
         recorded = true;
         if (owner.readsTracked()) {
@@ -232,40 +179,33 @@ public final class HotRapIterator implements AutoCloseable {
     }
   }
 
-  /** Positions on the smallest key of any source, skipping keys the memory tier holds deleted. */
+  /** Positions on the smallest key of any source. */
   private void settle() {
     recorded = false;
-    while (true) {
-      byte[] min = null;
-      long mask = 0;
-      int first = -1;
-      for (int i = 0; i < sources.length; i++) {
-        if (!sources[i].isValid()) {
-          continue;
-        }
-        byte[] k = sources[i].key();
-        int c = min == null ? -1 : Arrays.compareUnsigned(k, min);
-        if (c < 0) {
-          min = k;
-          mask = 1L << i;
-          first = i;
-        } else if (c == 0) {
-          mask |= 1L << i;
-        }
-      }
-      if (min == null) {
-        checkStatus();
-        current = 0;
-        return;
-      }
-      current = mask;
-      winner = first;
-      if (first < fastIndex && sources[first].value()[0] == MemoryRecords.DELETED) {
-        advanceCurrent();
+    byte[] min = null;
+    long mask = 0;
+    int first = -1;
+    for (int i = 0; i < sources.length; i++) {
+      if (!sources[i].isValid()) {
         continue;
       }
+      byte[] k = sources[i].key();
+      int c = min == null ? -1 : Arrays.compareUnsigned(k, min);
+      if (c < 0) {
+        min = k;
+        mask = 1L << i;
+        first = i;
+      } else if (c == 0) {
+        mask |= 1L << i;
+      }
+    }
+    if (min == null) {
+      checkStatus();
+      current = 0;
       return;
     }
+    current = mask;
+    winner = first;
   }
 
   private void checkStatus() {
@@ -310,9 +250,6 @@ public final class HotRapIterator implements AutoCloseable {
       for (RocksIterator it : sources) {
         it.close();
       }
-      if (ownView != null) {
-        ownView.close();
-      }
       freeOptions();
       if (snapshot != null) {
         snapshot.release();
@@ -323,9 +260,6 @@ public final class HotRapIterator implements AutoCloseable {
 
   private void freeOptions() {
     readOptions.close();
-    if (memoryReadOptions != null) {
-      memoryReadOptions.close();
-    }
     if (lower != null) {
       lower.close();
     }

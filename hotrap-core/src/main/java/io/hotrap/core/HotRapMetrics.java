@@ -39,8 +39,8 @@ import java.util.function.ToLongFunction;
  *       {@code hotrap.ralt.physical.bytes} (gauges, bytes).
  *   <li>{@code hotrap.tierlog.bytes} (gauge, bytes, tag {@code kind=total|live}),
  *       {@code hotrap.tierlog.trims}, {@code hotrap.tierlog.compressions} (counters),
- *       {@code hotrap.memory.tier.bytes} (gauge, bytes), {@code hotrap.memory.tier.moves} (counter):
- *       the memory tier and its log, refreshed at every migration check; zero without a memory tier.
+ *       {@code hotrap.memory.tier.bytes} (gauge, bytes): the memory tier and its log, refreshed by
+ *       every trim pass of the log (at least once a second); zero without a memory tier.
  * </ul>
  * Every meter reads the store's counters, which outlive it, so a meter of a closed store reports
  * its last values; {@link HotRapDB#close()} removes the meters it registered itself.
@@ -198,8 +198,6 @@ public final class HotRapMetrics implements MeterBinder {
         null, c -> c.tierLogCompressions);
     gauge(registry, "hotrap.memory.tier.bytes", "Bytes held by the memory tier", null, null,
         c -> c.memoryTierBytes);
-    counter(registry, "hotrap.memory.tier.moves", "Memory tier generations moved to the fast tier",
-        null, null, null, c -> c.memoryTierMoves.sum());
   }
 
   private static double raltValue(AccessTracker t, ToLongFunction<RaltStats> f) {

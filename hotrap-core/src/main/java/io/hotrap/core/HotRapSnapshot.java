@@ -36,12 +36,8 @@ public final class HotRapSnapshot implements AutoCloseable {
   private int iterators;
   private boolean released;
 
-  /** The memory tier's part of the cut, or null without a memory tier. */
-  private final MemoryTier.View memoryView;
-
-  HotRapSnapshot(HotRapDB owner, RocksDB db, MemoryTier.View memoryView) {
+  HotRapSnapshot(HotRapDB owner, RocksDB db) {
     this.owner = owner;
-    this.memoryView = memoryView;
     this.db = db;
     this.snapshot = db.getSnapshot();
     this.sequenceNumber = snapshot.getSequenceNumber();
@@ -50,11 +46,6 @@ public final class HotRapSnapshot implements AutoCloseable {
 
   HotRapDB owner() {
     return owner;
-  }
-
-  /** The memory tier's part of the cut, or null; valid while the snapshot is retained. */
-  MemoryTier.View memoryView() {
-    return memoryView;
   }
 
   /**
@@ -126,9 +117,6 @@ public final class HotRapSnapshot implements AutoCloseable {
       released = true;
       db.releaseSnapshot(snapshot);
       readOptions.close();
-      if (memoryView != null) {
-        memoryView.close();
-      }
     }
   }
 

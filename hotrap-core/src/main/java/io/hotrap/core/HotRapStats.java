@@ -56,16 +56,14 @@ public final class HotRapStats {
   private final RaltStats raltStats;
   private final long fastBytesWritten;
   private final long slowBytesWritten;
-  private final long getsServedMemory;
   private final long memoryTierBytes;
-  private final long memoryTierMoves;
+  private final long memoryTierRetirements;
   private final long tierLogBytes;
   private final long tierLogLiveBytes;
   private final long tierLogPeakBytes;
   private final long tierLogTrims;
   private final long tierLogCompressions;
   private final long memoryTierRecoveryNanos;
-  private final long memoryTierStallNanos;
   private final boolean writeHotSeparation;
   private final boolean readsSkewed;
   private final double readConcentration;
@@ -124,16 +122,14 @@ public final class HotRapStats {
     admissionFilterBytes = c.admissionFilterBytes;
     this.fastBytesWritten = fastBytesWritten;
     this.slowBytesWritten = slowBytesWritten;
-    getsServedMemory = c.getsServedMemory.sum();
     memoryTierBytes = c.memoryTierBytes;
-    memoryTierMoves = c.memoryTierMoves.sum();
+    memoryTierRetirements = c.memoryTierRetirements.sum();
     tierLogBytes = c.tierLogBytes;
     tierLogLiveBytes = c.tierLogLiveBytes;
     tierLogPeakBytes = c.tierLogPeakBytes;
     tierLogTrims = c.tierLogTrims;
     tierLogCompressions = c.tierLogCompressions;
     memoryTierRecoveryNanos = c.memoryTierRecoveryNanos;
-    memoryTierStallNanos = c.memoryTierStallNanos.sum();
     getsServedFast = c.getsServedFast.sum();
     getsServedSlow = c.getsServedSlow.sum();
     getsServedFlash = c.getsServedFlash.sum();
@@ -522,22 +518,22 @@ public final class HotRapStats {
 
   // ---- memory tier (all 0 without one)
 
-  /** Gets served by the memory tier (also counted in {@link #getsServedFast()}). */
-  public long getsServedMemory() { return getsServedMemory; }
-
-  /** Bytes the memory tier holds: its SST files in the memory directory and its memtables. */
+  /** Bytes the memory tier holds: the fast tier's L0 files in the memory directory and its memtables. */
   public long memoryTierBytes() { return memoryTierBytes; }
 
-  /** Generations the memory tier moved into the fast tier since open. */
-  public long memoryTierMoves() { return memoryTierMoves; }
+  /**
+   * Times since open the tier log's watermark advanced: newer user writes were found in SST files
+   * on a disk, and their log records marked dead.
+   */
+  public long memoryTierRetirements() { return memoryTierRetirements; }
 
   /** Bytes of the tier log's files on the fast disk. */
   public long tierLogBytes() { return tierLogBytes; }
 
-  /** Estimated bytes of the tier log's records not yet in the fast tier's files. */
+  /** Estimated bytes of the tier log's records not yet known to be in an SST file on a disk. */
   public long tierLogLiveBytes() { return tierLogLiveBytes; }
 
-  /** Largest {@link #tierLogBytes()} seen since open (sampled at each migration check). */
+  /** Largest {@link #tierLogBytes()} seen since open (sampled at each trim pass of the log). */
   public long tierLogPeakBytes() { return tierLogPeakBytes; }
 
   /** Tier log segments rewritten by trim since open. */
@@ -546,9 +542,6 @@ public final class HotRapStats {
   /** Tier log segments compressed since open. */
   public long tierLogCompressions() { return tierLogCompressions; }
 
-  /** Time the last open took to rebuild the memory tier from the log, in nanoseconds. */
+  /** Time the last open took to replay the tier log, in nanoseconds. */
   public long memoryTierRecoveryNanos() { return memoryTierRecoveryNanos; }
-
-  /** Time user writes waited for the memory tier to move a generation, in nanoseconds. */
-  public long memoryTierStallNanos() { return memoryTierStallNanos; }
 }

@@ -5,11 +5,7 @@ import java.nio.ByteBuffer;
 import org.rocksdb.RocksDBException;
 
 /**
- * The memory tier's two byte formats ({@link MemoryTier}).
- *
- * <p><b>Values in the memory instance</b> carry a one-byte tag: {@link #VALUE} then the user's
- * value, or {@link #DELETED} alone for a delete. A Java get cannot tell a RocksDB tombstone from a
- * miss, so a delete is stored as a value that stops a read before it reaches the older tiers.
+ * The byte format of the memory tier's log records ({@link MemoryTier}).
  *
  * <p><b>Tier log records</b> ({@link #encode}): one put is the key and the tagged value; one delete
  * the key and a null value; a batch of several operations one record, so that a crash keeps all of
@@ -18,18 +14,16 @@ import org.rocksdb.RocksDBException;
  * checksums each record (hotrap-wal's {@code RecordFormat}).
  */
 final class MemoryRecords {
+  /** Tag of a log record holding one put. */
   static final byte VALUE = 0;
-  static final byte DELETED = 1;
   /** Tag of a log record holding a batch of several operations. */
   static final byte BATCH = 2;
-  /** What a memory-tier lookup returns for a key the tier holds deleted (compare by identity). */
-  static final byte[] TOMBSTONE = new byte[0];
 
   private MemoryRecords() {}
 
   @FunctionalInterface
   interface OpSink {
-    /** {@code value} is the tagged value to store in the memory tier, or null for a delete. */
+    /** {@code value} is the user's value, or null for a delete. */
     void accept(byte[] key, byte[] value) throws RocksDBException;
   }
 
@@ -65,7 +59,7 @@ final class MemoryRecords {
     if (v == null) {
       sink.accept(r.key(), null);
     } else if (v[0] == VALUE) {
-      sink.accept(r.key(), v);
+      sink.accept(r.key(), java.util.Arrays.copyOfRange(v, 1, v.length));
     } else if (v[0] == BATCH) {
       ByteBuffer b = ByteBuffer.wrap(v, 1, v.length - 1);
       while (b.hasRemaining()) {
@@ -75,9 +69,8 @@ final class MemoryRecords {
         if (n < 0) {
           sink.accept(key, null);
         } else {
-          byte[] value = new byte[n + 1];
-          value[0] = VALUE;
-          b.get(value, 1, n);
+          byte[] value = new byte[n];
+          b.get(value);
           sink.accept(key, value);
         }
       }
@@ -91,15 +84,5 @@ final class MemoryRecords {
     t[0] = VALUE;
     System.arraycopy(value, 0, t, 1, value.length);
     return t;
-  }
-
-  /** The user's value of a tagged memory-tier value, or {@link #TOMBSTONE}. */
-  static byte[] untag(byte[] stored) {
-    if (stored[0] == DELETED) {
-      return TOMBSTONE;
-    }
-    byte[] v = new byte[stored.length - 1];
-    System.arraycopy(stored, 1, v, 0, v.length);
-    return v;
   }
 }

@@ -110,12 +110,9 @@ final class StoreCounters {
   /** Bits of the promotion admission filter, bytes. */
   volatile long admissionFilterBytes;
 
-  // Memory tier (MemoryTier); refreshed by its mover on every migration check and by stats().
-  final LongAdder getsServedMemory = new LongAdder();
-  final LongAdder memoryTierMoves = new LongAdder();
-  /** Writers that found the memory tier full, and how long they waited. */
-  final LongAdder memoryTierStalls = new LongAdder();
-  final LongAdder memoryTierStallNanos = new LongAdder();
+  // Memory tier (MemoryTier); refreshed by its trim passes and by stats().
+  /** Trim passes that found newer log records on disk and marked them dead. */
+  final LongAdder memoryTierRetirements = new LongAdder();
   volatile long memoryTierBytes;
   volatile long tierLogBytes;
   volatile long tierLogLiveBytes;

@@ -72,6 +72,34 @@ final class TierConfig {
   static final long FAST_BOTTOMMOST_REWRITE_DELAY_SECONDS = 600;
 
   static ColumnFamilyOptions fast(HotRapOptions o, StoreLayout layout, Cache cache, BloomFilter filter) {
+    return fast(o, layout, cache, filter, null);
+  }
+
+  /**
+   * {@link #fast(HotRapOptions, StoreLayout, Cache, BloomFilter)}, with a memory tier when
+   * {@code memoryFiles} is not null: L0 in {@code memoryFiles} (path 0, whose target is the base
+   * level's size, RocksDB's estimate of L0), every level below in the fast directory (path 1),
+   * and L0 sized to the memory tier ({@link MemoryTier}): compaction at half of it, writes stopped
+   * at all of it, in write buffers.
+   */
+  static ColumnFamilyOptions fast(HotRapOptions o, StoreLayout layout, Cache cache, BloomFilter filter,
+      Path memoryFiles) {
+    ColumnFamilyOptions cfo = fastOnDisk(o, layout, cache, filter);
+    if (memoryFiles == null) {
+      return cfo;
+    }
+    long base = fastLevelBase(o);
+    int stop = (int) Math.max(2, Math.min(1000, o.memoryTierBytes() / o.writeBufferBytes()));
+    int trigger = Math.max(1, stop / 2);
+    return cfo
+        .setCfPaths(List.of(new DbPath(memoryFiles, base), new DbPath(layout.fastDataDir(), o.fastBudgetBytes())))
+        .setLevel0FileNumCompactionTrigger(trigger)
+        .setLevel0SlowdownWritesTrigger((trigger + stop) / 2)
+        .setLevel0StopWritesTrigger(stop);
+  }
+
+  private static ColumnFamilyOptions fastOnDisk(HotRapOptions o, StoreLayout layout, Cache cache,
+      BloomFilter filter) {
     java.util.Properties props = new java.util.Properties();
     props.setProperty("bottommost_file_compaction_delay", Long.toString(FAST_BOTTOMMOST_REWRITE_DELAY_SECONDS));
     ColumnFamilyOptions base = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(props);

@@ -21,6 +21,8 @@ final class TierEventListener extends AbstractEventListener {
 
   private volatile TierMigrator migrator;
   private volatile MigrationScheduler scheduler;
+  /** The memory tier, told of flushes (its watermark) and compactions (a trim pass); or null. */
+  private volatile MemoryTier memory;
   /**
    * Callbacks in flight. {@link #detach()} refuses new ones and waits for those running, so none
    * reads a column family the store is about to close.
@@ -43,16 +45,29 @@ final class TierEventListener extends AbstractEventListener {
     this.migrator = migrator;
   }
 
+  void attachMemory(MemoryTier memory) {
+    this.memory = memory;
+  }
+
   /** Stops forwarding events and waits until no callback is using the store. */
   void detach() {
     callbacks.beginClose();
     callbacks.drain();
     this.migrator = null;
     this.scheduler = null;
+    this.memory = null;
   }
 
   @Override
   public void onFlushCompleted(RocksDB db, FlushJobInfo info) {
+    MemoryTier mem = memory;
+    if (mem != null && callbacks.tryEnter()) {
+      try {
+        mem.flushCompleted(info.getColumnFamilyName(), info.getLargestSeqno());
+      } finally {
+        callbacks.exit();
+      }
+    }
     request();
   }
 
@@ -61,6 +76,10 @@ final class TierEventListener extends AbstractEventListener {
     TierMigrator m = migrator;
     if (m != null) {
       m.compactionEnded();
+    }
+    MemoryTier mem = memory;
+    if (mem != null) {
+      mem.requestTrim();
     }
     request();
   }

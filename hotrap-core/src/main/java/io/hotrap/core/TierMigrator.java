@@ -180,6 +180,11 @@ final class TierMigrator implements AutoCloseable {
     this.hotShareBytes = (long) (options.fastBudgetBytes() * options.writeHotShare());
     this.nativeDemotion = nativeDemotion;
     this.dropFiles = options.dropDemotedFiles() && nativeDemotion == null && !options.memoryTier();
+    if (options.memoryTier()) {
+      // Path 1 of "fast" is the fast disk; path 0 holds only L0, in RAM (MemoryTier).
+      compactOptions.setTargetPathId(1);
+      deepCompactOptions.setTargetPathId(1);
+    }
     this.db = db;
     this.fast = fast;
     this.hot = hot;
@@ -1378,12 +1383,19 @@ final class TierMigrator implements AutoCloseable {
     counters.demotionTombstones.add(tombstones);
   }
 
-  /** The batch path of {@link #commit}: one atomic batch, without the keys written meanwhile. */
+  /**
+   * The batch path of {@link #commit}: one atomic batch, without the keys written meanwhile. With
+   * a memory tier, two: the copies, then, once a flush put them in an SST file, the deletes from
+   * the fast tier. A machine loss forgets every memtable (MemoryTier), and a delete from the fast
+   * tier may reach a disk by an L0 compaction while the slow tier's memtable still holds its copy;
+   * between the two writes both tiers hold the same version, which reads return either way.
+   */
   private void commitBatch(List<Pending> pending) throws Exception {
     gate.commit(() -> {
       long dropped = 0;
       List<Pending> written = new ArrayList<>(pending.size());
-      try (WriteBatch batch = new WriteBatch()) {
+      boolean split = options.memoryTier();
+      try (WriteBatch batch = new WriteBatch(); WriteBatch deletes = new WriteBatch()) {
         for (Pending r : pending) {
           if (r.step.updated.contains(r.key)) {
             dropped++;
@@ -1394,13 +1406,19 @@ final class TierMigrator implements AutoCloseable {
             if (r.step.droppable) {
               r.step.deferred.add(r.key);
             } else {
-              batch.delete(fast, r.key);
+              (split ? deletes : batch).delete(fast, r.key);
             }
           }
           written.add(r);
         }
         if (!written.isEmpty()) {
           db.write(writeOptions, batch);
+          if (split) {
+            db.flush(flushOptions, slow);
+            if (deletes.count() > 0) {
+              db.write(writeOptions, deletes);
+            }
+          }
         }
       }
       countDemoted(written);

@@ -90,7 +90,7 @@ public final class KillTrialChild {
       Thread.sleep(1000); // a progress report, not synchronisation
       HotRapStats s = db.stats();
       report(log, "S " + s.bytesDemoted() + " " + (s.bytesPromotedByFlush() + s.bytesPromotedByCompaction())
-          + " " + s.memoryTierMoves());
+          + " " + s.memoryTierRetirements());
     }
   }
 

@@ -65,7 +65,7 @@ class LinearizabilityTest {
     assertTrue(RegisterHistoryChecker.linearizable(concurrent, "v0"));
   }
 
-  /** With {@code memoryTier}, a memory tier of two write buffers moves a generation constantly. */
+  /** With {@code memoryTier}, a memory tier of two write buffers compacts L0 to the fast disk constantly. */
   @ParameterizedTest(name = "memoryTier={0}")
   @ValueSource(booleans = {false, true})
   void historiesOfGetsPutsAndDeletesAreLinearizableUnderMigrationAndPromotion(boolean memoryTier)

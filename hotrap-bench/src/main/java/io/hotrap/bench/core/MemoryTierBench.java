@@ -34,9 +34,10 @@ import java.util.stream.Stream;
  * be a loop device made by {@code scripts/slowdisk.sh up} (no limits needed): every byte the store
  * writes there counts, the RocksDB WAL, the tier log, flushes, ingested files and compactions
  * alike ({@code fast_sst_bytes_written}: the fast column family's flush and compaction output
- * alone, from RocksDB's statistics; ingested files are not in it). The tier log's size is sampled every 100 ms; the steady state is the second half of the
+ * alone, from RocksDB's statistics, L0 files in the memory directory included; ingested files are
+ * not in it). The tier log's size is sampled every 100 ms; the steady state is the second half of the
  * run. After each {@code hotrap-mem} run the store is closed, the memory directory wiped, and the
- * reopen timed: the rebuild of the memory tier from the log.
+ * reopen timed: RocksDB's recovery without L0 and the replay of the log.
  */
 public final class MemoryTierBench {
 
@@ -72,7 +73,7 @@ public final class MemoryTierBench {
         keys, valueBytes, threads, codec, trim, fastDevice.device());
     out.println("workload,system,round,ops_per_s,fast_bytes_written,fast_bytes_per_op,"
         + "tierlog_steady_mean,tierlog_steady_max,tierlog_peak,memory_tier_bytes,tierlog_trims,"
-        + "recovery_s,recovered_tier_bytes,recovery_s_per_gib,fast_sst_bytes_written,slow_sst_bytes_written,memory_stall_s");
+        + "recovery_s,recovered_tier_bytes,recovery_s_per_gib,fast_sst_bytes_written,slow_sst_bytes_written,write_stall_s");
     for (String workload : workloads) {
       for (int round = 0; round < rounds; round++) {
         for (String system : systems) {
@@ -89,9 +90,8 @@ public final class MemoryTierBench {
           } else {
             // Same RAM: the memory tier's bytes as block cache and fast-tier write buffers.
             // Four write buffers (two per tier) grow by an eighth each, the cache takes the rest.
-            // The memory instance's own block cache (a sixteenth of the tier) counts too.
             long buffers = memory / 8;
-            b.blockCacheBytes(defaults.blockCacheBytes() + memory + memory / 16 - 4 * buffers)
+            b.blockCacheBytes(defaults.blockCacheBytes() + memory - 4 * buffers)
                 .writeBufferBytes(defaults.writeBufferBytes() + buffers);
           }
           out.println(runOne(b.build(), workload, system, round, ops, keys, valueBytes, threads,
@@ -200,7 +200,7 @@ public final class MemoryTierBench {
         system, round, opsPerSecond, written, written / (double) ops, mean, max,
         last.tierLogPeakBytes(), last.memoryTierBytes(), last.tierLogTrims(), recovery,
         last.fastBytesWritten() - sstBefore[0], last.slowBytesWritten() - sstBefore[1],
-        last.memoryTierStallNanos() / 1e9);
+        last.writeStallNanos() / 1e9);
   }
 
   /** Bytes written to the device so far counted after a sync, so write-back is included. */
