@@ -50,10 +50,11 @@ import org.rocksdb.WriteOptions;
  * paths' target sizes ({@code LevelCompactionBuilder::GetPathId}). The first path's target is the
  * base level's size, which is RocksDB's estimate of L0: L0 (flushes and intra-L0 compactions) fits
  * there, and every level below it goes to the second path. Manual compactions name the second
- * path ({@link TierMigrator}). L0 holds up to {@code memoryBytes}: its compaction trigger is half
- * of it and its stop trigger all of it, in write buffers ({@link TierConfig#fast}). So the
- * flush and the upper-level merges of new data happen in RAM, and the fast disk receives new data
- * for the first time as the output of an L0 compaction: the seed's saving, with m = 0.
+ * path ({@link TierMigrator}). L0 holds up to {@code memoryBytes}: its compaction trigger is three
+ * quarters of it and its stop trigger all of it, in write buffers ({@link TierConfig#fast}). So
+ * the flush of new data happens in RAM, and the fast disk receives new data for the first time as
+ * the output of an L0 compaction: the seed's saving with m = 0. Levels below L0 cannot live in RAM:
+ * after a machine loss, RocksDB's recovery accepts a version missing L0 files only (below).
  *
  * <h2>Durability</h2>
  *
@@ -348,7 +349,7 @@ final class MemoryTier implements AutoCloseable {
       return t;
     });
     trimmer.scheduleWithFixedDelay(this::runTrim, 1, 1, TimeUnit.SECONDS);
-    refreshCounters();
+    trim(); // the counters, before the first scheduled pass
   }
 
   private TierLogOptions logOptions() {
@@ -358,7 +359,10 @@ final class MemoryTier implements AutoCloseable {
         .directory(options.fastPath().resolve(LOG_DIR))
         .memoryTierBytes(options.memoryTierBytes())
         .segmentBytes(segment)
-        .codec(options.tierLogCodec());
+        .codec(options.tierLogCodec())
+        // Records die within about one tier's worth of writes (the watermark): compressing a
+        // segment that will be deleted soon writes its records a second time for nothing.
+        .compressAboveRatio(1.0);
     if (!options.tierLogTrim()) {
       b.trimTriggerRatio(1000);
     }

@@ -23,8 +23,8 @@ import java.util.UUID;
  * &lt;fastPath&gt;/data/          SST files of column family "fast"
  * &lt;fastPath&gt;/hot/           SST files of column family "fast-hot" (write-hot separation)
  * &lt;fastPath&gt;/ralt/          RALT, the access tracker
- * &lt;fastPath&gt;/tierlog/       with a memory tier: its log ({@link MemoryTier})
- * &lt;fastPath&gt;/ingest/        with a memory tier: files on their way into "fast"
+ * &lt;fastPath&gt;/tierlog/       with a memory tier: its log ({@link MemoryTier}); L0 of "fast" is in
+ *                            the memory directory
  * &lt;slowPath&gt;/HOTRAP_STORE   marker (below)
  * &lt;slowPath&gt;/data/          SST files of column family "slow"
  * &lt;slowPath&gt;/demote/        demoted records on their way into "slow" ({@link TierMigrator})

@@ -482,7 +482,7 @@ public final class TierLog implements AutoCloseable {
     boolean changed = deleteDeadSegments();
     if (options.codec() != Codec.NONE) {
       Segment next;
-      while (!stopping.getAsBoolean() && (next = oldestSealedRaw()) != null) {
+      while (!stopping.getAsBoolean() && compressing() && (next = oldestSealedRaw()) != null) {
         rewrite(next, false);
         changed = true;
       }
@@ -515,6 +515,16 @@ public final class TierLog implements AutoCloseable {
       Files.deleteIfExists(segment.file);
     }
     return !doomed.isEmpty();
+  }
+
+  /** Whether the log is large enough to compress ({@link TierLogOptions#compressAboveRatio()}). */
+  private boolean compressing() {
+    state.lock();
+    try {
+      return totalBytes > options.compressAboveRatio() * memoryTierBytes;
+    } finally {
+      state.unlock();
+    }
   }
 
   private Segment oldestSealedRaw() {

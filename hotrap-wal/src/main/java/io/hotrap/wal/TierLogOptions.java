@@ -43,6 +43,13 @@ public final class TierLogOptions {
    */
   public static final double DEFAULT_TRIM_TARGET_SHARE = 0.9;
 
+  /**
+   * 0: every sealed segment is compressed. A log whose records die soon after they are sealed
+   * (a memory tier that trims by a watermark) is better left raw until it is large: compressing
+   * writes each record a second time.
+   */
+  public static final double DEFAULT_COMPRESS_ABOVE_RATIO = 0;
+
   /** 1 MiB of records per compressed block: large enough for zstd's window to pay off. */
   public static final int DEFAULT_BLOCK_BYTES = 1 << 20;
   public static final int MIN_BLOCK_BYTES = 1 << 10;
@@ -57,6 +64,7 @@ public final class TierLogOptions {
   private final Codec codec;
   private final double trimTriggerRatio;
   private final double trimTargetRatio;
+  private final double compressAboveRatio;
   private final int blockBytes;
   private final long maxBufferedBytes;
 
@@ -69,6 +77,7 @@ public final class TierLogOptions {
     this.trimTargetRatio = Double.isNaN(b.trimTargetRatio)
         ? DEFAULT_TRIM_TARGET_SHARE * b.trimTriggerRatio
         : b.trimTargetRatio;
+    this.compressAboveRatio = b.compressAboveRatio;
     this.blockBytes = b.blockBytes;
     this.maxBufferedBytes = b.maxBufferedBytes;
   }
@@ -107,6 +116,14 @@ public final class TierLogOptions {
     return trimTargetRatio;
   }
 
+  /**
+   * Sealed segments are compressed only while the log holds more than this many times {@link
+   * #memoryTierBytes()}; 0 compresses every one.
+   */
+  public double compressAboveRatio() {
+    return compressAboveRatio;
+  }
+
   /** Bytes of records per compressed block; 1 MiB. */
   public int blockBytes() {
     return blockBytes;
@@ -121,7 +138,8 @@ public final class TierLogOptions {
   public String toString() {
     return "TierLogOptions[directory=" + directory + ", memoryTierBytes=" + memoryTierBytes
         + ", segmentBytes=" + segmentBytes + ", codec=" + codec + ", trimTriggerRatio="
-        + trimTriggerRatio + ", trimTargetRatio=" + trimTargetRatio + ", blockBytes="
+        + trimTriggerRatio + ", trimTargetRatio=" + trimTargetRatio + ", compressAboveRatio="
+        + compressAboveRatio + ", blockBytes="
         + blockBytes + ", maxBufferedBytes=" + maxBufferedBytes + "]";
   }
 
@@ -133,6 +151,7 @@ public final class TierLogOptions {
     private Codec codec = Codec.LZ4;
     private double trimTriggerRatio = DEFAULT_TRIM_TRIGGER_RATIO;
     private double trimTargetRatio = Double.NaN;
+    private double compressAboveRatio = DEFAULT_COMPRESS_ABOVE_RATIO;
     private int blockBytes = DEFAULT_BLOCK_BYTES;
     private long maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES;
 
@@ -169,6 +188,16 @@ public final class TierLogOptions {
     }
 
     /** λ_t, above 1 and at most 1000. */
+    /** See {@link TierLogOptions#compressAboveRatio()}; 0 to 1000. */
+    public Builder compressAboveRatio(double ratio) {
+      if (!(ratio >= 0 && ratio <= 1000)) {
+        throw new IllegalArgumentException(
+            "compressAboveRatio must be between 0 and 1000 but was " + ratio);
+      }
+      this.compressAboveRatio = ratio;
+      return this;
+    }
+
     public Builder trimTriggerRatio(double ratio) {
       if (!(ratio > 1 && ratio <= 1000)) {
         throw new IllegalArgumentException(

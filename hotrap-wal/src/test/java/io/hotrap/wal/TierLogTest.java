@@ -137,6 +137,27 @@ class TierLogTest {
     }
   }
 
+  /**
+   * With compressAboveRatio, sealed segments stay raw while the log is small against the tier and
+   * are compressed once it outgrows the ratio; replay returns the same records either way.
+   */
+  @Test
+  void segmentsAreCompressedOnlyOnceTheLogOutgrowsItsRatio() throws IOException {
+    TierLogOptions options = Logs.small(dir).codec(Codec.LZ4).compressAboveRatio(1.0).build();
+    List<LogRecord> records = Records.range(0, 300, 100);
+    try (TierLog log = Logs.open(options).log()) {
+      log.append(records, Durability.WRITTEN);
+      log.awaitBackgroundWork();
+      assertTrue(log.stats().segments() > 2, "too few segments: " + log.stats());
+      assertEquals(0, log.stats().compressions(), "compressed below the ratio: " + log.stats());
+      log.setMemoryTierBytes(Math.max(1, log.stats().totalBytes() / 2)); // the log is now 2x the tier
+      log.awaitBackgroundWork();
+      assertTrue(log.stats().compressions() > 0, "not compressed above the ratio: " + log.stats());
+      assertEquals(log.stats().packedSegments(), log.stats().compressions());
+    }
+    assertEquals(records, Logs.replay(options));
+  }
+
   @Test
   void statsCountBytesAndGroupCommits() throws IOException {
     TierLogOptions options = Logs.small(dir).segmentBytes(1 << 20).build();
