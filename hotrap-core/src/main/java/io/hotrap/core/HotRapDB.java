@@ -255,9 +255,7 @@ public final class HotRapDB implements AutoCloseable {
       MemoryTier.checkDirectory(options.memoryDir()); // before anything is created
     }
     String storeId = layout.createOrVerify();
-    if (!options.memoryTier()) {
-      MemoryTier.checkNoOrphanLog(options);
-    }
+    MemoryTier.checkLayout(options, layout);
     List<AutoCloseable> resources = new ArrayList<>();
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     RocksDB db = null;

@@ -44,6 +44,7 @@ import org.rocksdb.WriteOptions;
  * &lt;memoryDir&gt;/hotrap-&lt;store id&gt;/HOTRAP_MEMORY  marker: the directory holds what RocksDB expects
  * &lt;fastPath&gt;/data/                          path 1 of "fast": every level below L0
  * &lt;fastPath&gt;/tierlog/                       the tier log
+ * &lt;fastPath&gt;/MEMORY_TIER                   marker: created with a memory tier ({@link #checkLayout})
  * </pre>
  *
  * RocksDB writes a flush to a column family's first path and places a compaction's output by the
@@ -129,6 +130,11 @@ final class MemoryTier implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(MemoryTier.class.getName());
   static final String LOG_DIR = "tierlog";
   static final String MARKER = "HOTRAP_MEMORY";
+  /**
+   * Marker in the fast directory of a store created with a memory tier: its column family "fast"
+   * has two paths, so it opens only with one (and a store created without one only without).
+   */
+  static final String LAYOUT_MARKER = "MEMORY_TIER";
   private static final int REPLAY_BATCH_BYTES = 4 << 20;
   private static final long MIN_SEGMENT_BYTES = 256 << 10;
   private static final long MAX_SEGMENT_BYTES = 64L << 20;
@@ -254,6 +260,40 @@ final class MemoryTier implements AutoCloseable {
     } catch (IOException e) {
       throw new IllegalArgumentException("memory tier directory " + dir + " is not writable: " + e,
           e);
+    }
+  }
+
+  /**
+   * Before RocksDB opens: a store is opened with a memory tier exactly when it was created with
+   * one ({@link #LAYOUT_MARKER}, written before RocksDB creates a new store). RocksDB finds a
+   * file of "fast" by its path's index, so a tier added later would send it to look for the fast
+   * disk's files in RAM, and one removed later would lose L0 and the log's records.
+   *
+   * @throws IllegalArgumentException if the store was created the other way
+   */
+  static void checkLayout(HotRapOptions options, StoreLayout layout) {
+    Path marker = options.fastPath().resolve(LAYOUT_MARKER);
+    boolean existing = Files.exists(layout.dbDir().resolve("CURRENT"));
+    if (!options.memoryTier()) {
+      checkNoOrphanLog(options);
+      if (existing && Files.exists(marker)) {
+        throw new IllegalArgumentException("the store at " + options.fastPath() + " was created"
+            + " with a memory tier; open it with memoryTier(...)");
+      }
+      return;
+    }
+    if (existing && !Files.exists(marker)) {
+      throw new IllegalArgumentException("the store at " + options.fastPath() + " was created"
+          + " without a memory tier (or with the memory tier of an earlier version, whose layout"
+          + " differs); a memory tier can only be given to a new store");
+    }
+    if (!existing) {
+      try (FileChannel ch = FileChannel.open(marker, StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE)) {
+        ch.force(true);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write " + marker, e);
+      }
     }
   }
 

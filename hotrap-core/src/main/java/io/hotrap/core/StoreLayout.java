@@ -25,6 +25,7 @@ import java.util.UUID;
  * &lt;fastPath&gt;/ralt/          RALT, the access tracker
  * &lt;fastPath&gt;/tierlog/       with a memory tier: its log ({@link MemoryTier}); L0 of "fast" is in
  *                            the memory directory
+ * &lt;fastPath&gt;/MEMORY_TIER    marker: created with a memory tier ({@link MemoryTier#checkLayout})
  * &lt;slowPath&gt;/HOTRAP_STORE   marker (below)
  * &lt;slowPath&gt;/data/          SST files of column family "slow"
  * &lt;slowPath&gt;/demote/        demoted records on their way into "slow" ({@link TierMigrator})

@@ -86,6 +86,20 @@ class MemoryTierTest {
     }
   }
 
+  @Test
+  void aMemoryTierCannotBeAddedToAStoreCreatedWithoutOne() throws Exception {
+    try (HotRapDB db = HotRapDB.open(TestStores.small(dir).build())) {
+      db.put(key(1), value(1, 1, 100));
+      db.flush();
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> HotRapDB.open(options()));
+    assertTrue(e.getMessage().contains("without a memory tier"), e.getMessage());
+    try (HotRapDB db = HotRapDB.open(TestStores.small(dir).build())) {
+      assertArrayEquals(value(1, 1, 100), db.get(key(1)));
+    }
+  }
+
   private static long sstFiles(Path dir) throws Exception {
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(p -> p.getFileName().toString().endsWith(".sst")).count();
