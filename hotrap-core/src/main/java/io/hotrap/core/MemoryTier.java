@@ -216,6 +216,7 @@ final class MemoryTier implements AutoCloseable {
    */
   static Preparation prepare(HotRapOptions o, StoreLayout layout, String storeId) throws IOException {
     Path dir = filesDir(o, storeId);
+    checkRoom(o, dir);
     boolean existing = Files.exists(layout.dbDir().resolve("CURRENT"));
     if (Files.exists(dir.resolve(MARKER)) && existing) {
       return new Preparation(dir, false, List.of());
@@ -242,6 +243,30 @@ final class MemoryTier implements AutoCloseable {
     LOG.info("the memory tier's directory " + dir + " lost its files; recovering the store from"
         + " the fast and slow disks and the tier log");
     return new Preparation(dir, true, links);
+  }
+
+  /**
+   * Bad input (DESIGN.md §11): the memory directory's file system must have room for the tier
+   * (free space plus what this store holds there already). A smaller tmpfs would fill up, and
+   * RocksDB would stop the store at the first flush that does not fit.
+   */
+  private static void checkRoom(HotRapOptions o, Path dir) throws IOException {
+    long held = 0;
+    if (Files.isDirectory(dir)) {
+      try (Stream<Path> files = Files.list(dir)) {
+        for (Path f : (Iterable<Path>) files::iterator) {
+          if (Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            held += Files.size(f);
+          }
+        }
+      }
+    }
+    long free = Files.getFileStore(o.memoryDir()).getUsableSpace();
+    if (free + held < o.memoryTierBytes()) {
+      throw new IllegalArgumentException("memory tier directory " + o.memoryDir() + " has "
+          + (free + held) + " bytes for this store, less than memoryBytes (" + o.memoryTierBytes()
+          + ")");
+    }
   }
 
   /** Bad input (DESIGN.md §11): the memory directory must exist and be writable. */

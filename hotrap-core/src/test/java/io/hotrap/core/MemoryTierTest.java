@@ -295,6 +295,14 @@ class MemoryTierTest {
   }
 
   @Test
+  void aMemoryDirectoryWithoutRoomForTheTierIsRejectedByName() throws Exception {
+    HotRapOptions o = TestStores.small(dir).memoryTier(memory(), 1L << 50).build(); // 1 PiB
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HotRapDB.open(o));
+    assertTrue(e.getMessage().contains("less than memoryBytes")
+        && e.getMessage().contains(memory().toString()), e.getMessage());
+  }
+
+  @Test
   void aMemoryTierSmallerThanTwoWriteBuffersIsRejected() throws Exception {
     HotRapOptions.Builder b = TestStores.small(dir).memoryTier(memory(), TestStores.WRITE_BUFFER);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
