@@ -23,7 +23,9 @@ import java.util.stream.Stream;
 /**
  * The memory tier against HotRAP without one, at the same total RAM (DESIGN.md §15): {@code hotrap}
  * gets the memory tier's bytes as block cache (three quarters) and larger fast-tier write buffers
- * (a quarter), {@code hotrap-mem} gets them as a memory tier. For each workload the two systems
+ * (a quarter), {@code hotrap-mem} gets them as a memory tier. With {@code --write-buffer-mib N}
+ * both systems use write buffers of N MiB and {@code hotrap} gets all of the tier's bytes as block
+ * cache. For each workload the two systems
  * run alternately, {@code --rounds} times each, on fresh stores, so that the shared machine's noise
  * hits both alike. Workloads (HotRAP §4 names): {@code WH-uniform}, 50% inserts of uniformly random new keys
  * and 50% reads of keys drawn the same way (mostly misses, answered by Bloom filters); {@code UH-zipf}, after a load of {@code --keys} records,
@@ -47,7 +49,7 @@ public final class MemoryTierBench {
   public static void run(List<String> argv, PrintStream out) throws Exception {
     Args args = Args.parse("memory-tier", argv, "fast-dir", "slow-dir", "mem-dir", "memory-mib",
         "budget-mib", "ops", "keys", "value-bytes", "threads", "rounds", "workloads", "codec",
-        "trim", "systems", "seed");
+        "trim", "systems", "seed", "write-buffer-mib");
     Path fastDir = args.getPath("fast-dir", null);
     Path slowDir = args.getPath("slow-dir", null);
     Path memDir = args.getPath("mem-dir", null);
@@ -66,6 +68,8 @@ public final class MemoryTierBench {
     Codec codec = Codec.valueOf(args.getString("codec", "LZ4").toUpperCase(Locale.ROOT));
     boolean trim = Boolean.parseBoolean(args.getString("trim", "true"));
     long seed = args.getLong("seed", 1);
+    // Both systems' write buffers, or 0: the defaults, with the baseline's grown by the tier's RAM.
+    long writeBuffer = args.getLong("write-buffer-mib", 0) << 20;
     SlowDisk fastDevice = SlowDisk.find(fastDir).orElseThrow(() -> new IllegalArgumentException(
         "--fast-dir " + fastDir + " must be on a loop device made by scripts/slowdisk.sh up, so"
             + " that the bytes written to it can be counted"));
@@ -85,9 +89,15 @@ public final class MemoryTierBench {
               .fastPath(fastDir.resolve("store").resolve("fast"))
               .slowPath(slowDir.resolve("store").resolve("slow"))
               .fastBudgetBytes(budget);
+          if (writeBuffer > 0) {
+            b.writeBufferBytes(writeBuffer);
+          }
           HotRapOptions defaults = b.build();
           if (system.equals("hotrap-mem")) {
             b.memoryTier(memDir.resolve("store"), memory).tierLogCodec(codec).tierLogTrim(trim);
+          } else if (writeBuffer > 0) {
+            // Same RAM, the write buffers fixed for both: the tier's bytes as block cache.
+            b.blockCacheBytes(defaults.blockCacheBytes() + memory);
           } else {
             // Same RAM: the memory tier's bytes as block cache and fast-tier write buffers.
             // Four write buffers (two per tier) grow by an eighth each, the cache takes the rest.
