@@ -205,17 +205,7 @@ final class ChronicleIndex implements FlashIndex {
   }
 
   @Override
-  public boolean remove(ItemKey key) {
-    return removeIf(key, null);
-  }
-
-  @Override
   public boolean remove(ItemKey key, Location expected) {
-    return removeIf(key, expected);
-  }
-
-  /** Removes {@code key} if it maps to {@code expected} (the same append); any value if null. */
-  private boolean removeIf(ItemKey key, Location expected) {
     try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(key.bytes)) {
       c.updateLock().lock();
       MapEntry<byte[], byte[]> e = c.entry();

@@ -43,9 +43,14 @@ interface FlashIndex extends AutoCloseable {
   boolean replace(ItemKey key, Location expected, Location moved);
 
   /** Removes {@code key}; returns whether it was indexed. */
-  boolean remove(ItemKey key);
+  default boolean remove(ItemKey key) {
+    return remove(key, null);
+  }
 
-  /** Removes {@code key} if it still maps to {@code expected}. */
+  /**
+   * Removes {@code key} if it still maps to {@code expected} (the same append), or whatever it
+   * maps to if {@code expected} is null; returns whether it removed an entry.
+   */
   boolean remove(ItemKey key, Location expected);
 
   /**

@@ -57,17 +57,7 @@ final class HeapIndex implements FlashIndex {
   }
 
   @Override
-  public boolean remove(ItemKey key) {
-    return removeIf(key, null);
-  }
-
-  @Override
   public boolean remove(ItemKey key, Location expected) {
-    return removeIf(key, expected);
-  }
-
-  /** Removes {@code key} if it maps to {@code expected} (the same append); any value if null. */
-  private boolean removeIf(ItemKey key, Location expected) {
     boolean[] removed = {false};
     map.computeIfPresent(key, (k, old) -> {
       if (expected != null && !old.equals(expected)) {
