@@ -304,6 +304,10 @@ public final class HotRapDB implements AutoCloseable {
           .setKeepLogFileNum(2)
           // After a machine loss, RocksDB's MANIFEST names L0 files lost with the RAM (MemoryTier).
           .setBestEffortsRecovery(memoryPrep != null && memoryPrep.lost)
+          // With a memory tier, the user writes in the memtables are in the tier log, which the
+          // next open replays; a flush at close waited, with L0 at its stop trigger, for
+          // compactions that closing cancels, and hung (seen in KillTrialsTest).
+          .setAvoidFlushDuringShutdown(memoryPrep != null)
           .setListeners(List.of(listener)));
       List<ColumnFamilyDescriptor> descriptors = List.of(
           new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, defaultCfo),
