@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,9 +22,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The flash cache with its index off the heap: the same behaviour as on the heap, warm restarts
- * through the map file, and cold starts — never wrong values — after a crash or when the map file
- * and its checkpoint disagree. The JVM runs with Chronicle Map's options (hotrap-cache's pom).
+ * The flash cache with its index off the heap: the same behaviour as on the heap, and cold starts
+ * — never wrong values — when the map file and its checkpoint disagree or the map file is damaged.
+ * The warm restart and the crash cases both indexes share are in {@link FlashCacheRestartTest}.
+ * The JVM runs with Chronicle Map's options (hotrap-cache's pom).
  */
 @Timeout(60)
 class FlashCacheOffHeapTest {
@@ -105,28 +105,6 @@ class FlashCacheOffHeapTest {
     }
   }
 
-  @Test
-  void aCleanCloseLeavesTheItemsInTheMapFileForTheNextOpen() throws Exception {
-    List<byte[]> values;
-    int before;
-    try (FlashCache cache = open(dir)) {
-      values = Items.fill(cache, 6000, 1);
-      cache.awaitQuiescence();
-      before = Items.hits(cache, values);
-    }
-    // The checkpoint holds the regions and their hit counts, not the items.
-    long checkpointBytes = Files.size(dir.resolve(Checkpoint.FILE_NAME));
-    assertTrue(checkpointBytes < 6000 * 8, "checkpoint of " + checkpointBytes + " bytes");
-    try (FlashCache cache = open(dir)) {
-      assertTrue(Files.notExists(dir.resolve(Checkpoint.FILE_NAME)), "deleted on open");
-      int after = Items.hits(cache, values);
-      FlashCacheStats s = cache.stats();
-      assertTrue(after >= 0.95 * values.size(), after + " of " + before + " items: " + s);
-      assertTrue(s.restoredItems() >= after, s.toString());
-      assertEquals(0, s.rejectedCheckpoints());
-    }
-  }
-
   /**
    * Items read before a clean close keep their hit counts, so that the first eviction of their
    * region after the restart reinserts them: the counts live in the regions and travel in the
@@ -161,51 +139,6 @@ class FlashCacheOffHeapTest {
     }
   }
 
-  @Test
-  void aCrashStartsColdAndDeletesTheMapFileUnread() throws Exception {
-    Path crashed = dir.resolve("crashed");
-    List<byte[]> values;
-    try (FlashCache cache = open(dir.resolve("live"))) {
-      values = Items.fill(cache, 3000, 2);
-      cache.awaitQuiescence();
-      copy(dir.resolve("live"), crashed); // the files as a crash would leave them
-    }
-    assertTrue(Files.size(crashed.resolve(ChronicleIndex.FILE_NAME)) > 0);
-    try (FlashCache cache = open(crashed)) {
-      FlashCacheStats s = cache.stats();
-      assertEquals(0, s.restoredItems());
-      assertEquals(0, s.rejectedCheckpoints(), "no checkpoint was found to reject");
-      assertEquals(0, s.flashItems(), "a fresh map");
-      assertEquals(0, Items.hits(cache, values));
-    }
-    FlashCache cache = open(dir.resolve("again"));
-    Items.fill(cache, 3000, 2);
-    cache.closeWithoutCheckpoint();
-    try (FlashCache reopened = open(dir.resolve("again"))) {
-      assertEquals(0, reopened.stats().restoredItems());
-      assertEquals(0, Items.hits(reopened, values));
-    }
-  }
-
-  @Test
-  void aCrashAfterAWarmRestartStartsCold() throws Exception {
-    Path crashed = dir.resolve("crashed");
-    List<byte[]> values;
-    try (FlashCache cache = open(dir.resolve("live"))) {
-      values = Items.fill(cache, 3000, 3);
-    }
-    try (FlashCache cache = open(dir.resolve("live"))) {
-      assertTrue(Items.hits(cache, values) > 0);
-      for (int i = 0; i < 3000; i += 3) {
-        cache.put(Items.key(i), Items.value(i, 2, 150)); // the map changes while open
-      }
-      copy(dir.resolve("live"), crashed);
-    }
-    try (FlashCache cache = open(crashed)) {
-      assertEquals(0, Items.hits(cache, values));
-    }
-  }
-
   /**
    * A checkpoint vouches for the map file a clean close left, byte for byte: paired with the map
    * file of another close, whether older or newer, it is refused and the cache starts cold. (Each
@@ -220,7 +153,7 @@ class FlashCacheOffHeapTest {
       first = Items.fill(cache, 2000, 4);
     }
     Path saved = dir.resolve("first");
-    copy(live, saved);
+    Items.copy(live, saved);
     List<byte[]> second = new ArrayList<>(first);
     try (FlashCache cache = open(live)) {
       for (int i = 0; i < 2000; i += 2) {
@@ -230,11 +163,11 @@ class FlashCacheOffHeapTest {
       }
     }
     Path oldMapNewCheckpoint = dir.resolve("old-map");
-    copy(live, oldMapNewCheckpoint);
+    Items.copy(live, oldMapNewCheckpoint);
     Files.copy(saved.resolve(ChronicleIndex.FILE_NAME),
         oldMapNewCheckpoint.resolve(ChronicleIndex.FILE_NAME), StandardCopyOption.REPLACE_EXISTING);
     Path newMapOldCheckpoint = dir.resolve("old-checkpoint");
-    copy(live, newMapOldCheckpoint);
+    Items.copy(live, newMapOldCheckpoint);
     Files.copy(saved.resolve(Checkpoint.FILE_NAME),
         newMapOldCheckpoint.resolve(Checkpoint.FILE_NAME), StandardCopyOption.REPLACE_EXISTING);
     for (Path d : List.of(oldMapNewCheckpoint, newMapOldCheckpoint)) {
@@ -276,7 +209,7 @@ class FlashCacheOffHeapTest {
     int trial = 0;
     for (long off : offsets) {
       Path d = dir.resolve("t" + trial++);
-      copy(pristine, d);
+      Items.copy(pristine, d);
       Path f = d.resolve(ChronicleIndex.FILE_NAME);
       byte[] bytes = Files.readAllBytes(f);
       bytes[(int) off] ^= (byte) (1 + r.nextInt(255));
@@ -284,13 +217,13 @@ class FlashCacheOffHeapTest {
       expectColdStart(d, values, "byte " + off);
     }
     Path truncated = dir.resolve("truncated");
-    copy(pristine, truncated);
+    Items.copy(pristine, truncated);
     byte[] bytes = Files.readAllBytes(truncated.resolve(ChronicleIndex.FILE_NAME));
     Files.write(truncated.resolve(ChronicleIndex.FILE_NAME),
         java.util.Arrays.copyOf(bytes, bytes.length / 2));
     expectColdStart(truncated, values, "truncated");
     Path missing = dir.resolve("missing");
-    copy(pristine, missing);
+    Items.copy(pristine, missing);
     Files.delete(missing.resolve(ChronicleIndex.FILE_NAME));
     expectColdStart(missing, values, "missing");
     try (FlashCache cache = small(pristine, 16, 16 << 10).build()) {
@@ -309,7 +242,7 @@ class FlashCacheOffHeapTest {
       cache.put(Items.key(1), Items.value(1, 9, 100));
       assertArrayEquals(Items.value(1, 9, 100), cache.get(Items.key(1)), what);
     }
-    deleteTree(d);
+    Items.deleteTree(d);
   }
 
   @Test
@@ -329,23 +262,5 @@ class FlashCacheOffHeapTest {
       assertEquals(0, cache.stats().rejectedCheckpoints());
       assertTrue(Items.hits(cache, values) > 1900, cache.stats().toString());
     }
-  }
-
-  static void copy(Path from, Path to) throws IOException {
-    Files.createDirectories(to);
-    try (Stream<Path> files = Files.list(from)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        Files.copy(f, to.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-      }
-    }
-  }
-
-  private static void deleteTree(Path d) throws IOException {
-    try (Stream<Path> files = Files.list(d)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        Files.delete(f);
-      }
-    }
-    Files.delete(d);
   }
 }

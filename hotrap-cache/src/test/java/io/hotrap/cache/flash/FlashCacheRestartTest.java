@@ -11,76 +11,111 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Warm restarts after a clean close, cold starts after a crash, and damaged files. */
+/**
+ * Warm restarts after a clean close, cold starts after a crash, and damaged files. The restart
+ * cases run with both indexes; the off-heap index's own cases are in {@link FlashCacheOffHeapTest}.
+ */
 @Timeout(60)
 class FlashCacheRestartTest {
   @TempDir Path dir;
 
   private static FlashCache open(Path d) {
-    return FlashCache.builder().directory(d).regionBytes(256 << 10).flashBytes(16 << 20)
-        .dramBytes(1 << 20).build();
+    return open(d, FlashIndexKind.ON_HEAP);
   }
 
-  @Test
-  void aCleanCloseKeepsAtLeast95PercentOfTheItems() throws Exception {
+  static FlashCache open(Path d, FlashIndexKind kind) {
+    return FlashCache.builder().directory(d).regionBytes(256 << 10).flashBytes(16 << 20)
+        .dramBytes(1 << 20).indexKind(kind).build();
+  }
+
+  /**
+   * With either index a clean close keeps the items for the next open. On the heap the checkpoint
+   * carries them; off the heap the map file does, and the checkpoint holds only the regions and
+   * their hit counts.
+   */
+  @ParameterizedTest
+  @EnumSource(FlashIndexKind.class)
+  void aCleanCloseKeepsAtLeast95PercentOfTheItems(FlashIndexKind kind) throws Exception {
     List<byte[]> values;
     int before;
-    try (FlashCache cache = open(dir)) {
+    try (FlashCache cache = open(dir, kind)) {
       values = Items.fill(cache, 6000, 1); // about 6.3 MB into 1 MiB of DRAM and 16 MiB of flash
       cache.awaitQuiescence();
       before = Items.hits(cache, values);
     }
     assertTrue(Files.exists(dir.resolve(Checkpoint.FILE_NAME)));
-    try (FlashCache cache = open(dir)) {
+    if (kind == FlashIndexKind.OFF_HEAP) {
+      long checkpointBytes = Files.size(dir.resolve(Checkpoint.FILE_NAME));
+      assertTrue(checkpointBytes < 6000 * 8, "checkpoint of " + checkpointBytes + " bytes");
+    }
+    try (FlashCache cache = open(dir, kind)) {
       assertTrue(Files.notExists(dir.resolve(Checkpoint.FILE_NAME)), "deleted on open");
       int after = Items.hits(cache, values);
       double share = (double) after / values.size();
-      System.out.printf("warm restart: %d of %d items before close, %d after (%.4f); %s%n",
-          before, values.size(), after, share, cache.stats());
+      FlashCacheStats s = cache.stats();
+      System.out.printf("warm restart (%s): %d of %d items before close, %d after (%.4f); %s%n",
+          kind, before, values.size(), after, share, s);
       assertTrue(share >= 0.95, "restored share " + share);
-      assertTrue(cache.stats().restoredItems() > 0);
+      assertTrue(s.restoredItems() >= after, s.toString());
+      assertEquals(0, s.rejectedCheckpoints());
     }
   }
 
-  @Test
-  void aCrashStartsCold() throws Exception {
+  /**
+   * The files as a crash leaves them, or a close without a checkpoint, mean a cold start with
+   * either index: off the heap the map file is deleted unread and a fresh one begins.
+   */
+  @ParameterizedTest
+  @EnumSource(FlashIndexKind.class)
+  void aCrashStartsCold(FlashIndexKind kind) throws Exception {
     Path crashed = dir.resolve("crashed");
     List<byte[]> values;
-    try (FlashCache cache = open(dir.resolve("live"))) {
+    try (FlashCache cache = open(dir.resolve("live"), kind)) {
       values = Items.fill(cache, 3000, 2);
       cache.awaitQuiescence();
-      copy(dir.resolve("live"), crashed); // the files as a crash would leave them
+      Items.copy(dir.resolve("live"), crashed); // the files as a crash would leave them
     }
-    try (FlashCache cache = open(crashed)) {
-      assertEquals(0, cache.stats().restoredItems());
+    if (kind == FlashIndexKind.OFF_HEAP) {
+      assertTrue(Files.size(crashed.resolve(ChronicleIndex.FILE_NAME)) > 0);
+    }
+    try (FlashCache cache = open(crashed, kind)) {
+      FlashCacheStats s = cache.stats();
+      assertEquals(0, s.restoredItems());
+      assertEquals(0, s.rejectedCheckpoints(), "no checkpoint was found to reject");
+      assertEquals(0, s.flashItems(), "a fresh index");
       assertEquals(0, Items.hits(cache, values));
     }
-    FlashCache cache = open(dir.resolve("again"));
+    FlashCache cache = open(dir.resolve("again"), kind);
     Items.fill(cache, 3000, 2);
     cache.closeWithoutCheckpoint();
-    try (FlashCache reopened = open(dir.resolve("again"))) {
+    try (FlashCache reopened = open(dir.resolve("again"), kind)) {
       assertEquals(0, reopened.stats().restoredItems());
       assertEquals(0, Items.hits(reopened, values));
     }
   }
 
-  @Test
-  void aCrashAfterAWarmRestartStartsCold() throws Exception {
+  @ParameterizedTest
+  @EnumSource(FlashIndexKind.class)
+  void aCrashAfterAWarmRestartStartsCold(FlashIndexKind kind) throws Exception {
     Path crashed = dir.resolve("crashed");
     List<byte[]> values;
-    try (FlashCache cache = open(dir.resolve("live"))) {
+    try (FlashCache cache = open(dir.resolve("live"), kind)) {
       values = Items.fill(cache, 3000, 3);
     }
-    try (FlashCache cache = open(dir.resolve("live"))) {
+    try (FlashCache cache = open(dir.resolve("live"), kind)) {
       assertTrue(Items.hits(cache, values) > 0);
-      copy(dir.resolve("live"), crashed);
+      for (int i = 0; i < 3000; i += 3) {
+        cache.put(Items.key(i), Items.value(i, 2, 150)); // the index changes while open
+      }
+      Items.copy(dir.resolve("live"), crashed);
     }
-    try (FlashCache cache = open(crashed)) {
+    try (FlashCache cache = open(crashed, kind)) {
       assertEquals(0, Items.hits(cache, values));
     }
   }
@@ -170,7 +205,7 @@ class FlashCacheRestartTest {
       Items.hits(cache, values);
       corruptMisses += cache.stats().corruptMisses();
       cache.closeWithoutCheckpoint();
-      deleteTree(d);
+      Items.deleteTree(d);
     }
     assertTrue(corruptMisses > 50, "damage was noticed: " + corruptMisses);
     for (long off : checkpointOffsets) {
@@ -179,7 +214,7 @@ class FlashCacheRestartTest {
       assertEquals(0, cache.stats().restoredItems(), "checkpoint damaged at " + off);
       assertEquals(0, Items.hits(cache, values));
       cache.closeWithoutCheckpoint();
-      deleteTree(d);
+      Items.deleteTree(d);
     }
     try (FlashCache cache = Items.small(pristine, 8, 16 << 10).build()) {
       assertTrue(Items.hits(cache, values) > 600, "the undamaged copy restarts warm");
@@ -188,30 +223,12 @@ class FlashCacheRestartTest {
 
   private static Path damaged(Path from, Path to, String file, long offset, SplittableRandom r)
       throws IOException {
-    copy(from, to);
+    Items.copy(from, to);
     Path f = to.resolve(file);
     byte[] bytes = Files.readAllBytes(f);
     bytes[(int) offset] ^= (byte) (1 + r.nextInt(255));
     Files.write(f, bytes);
     return to;
-  }
-
-  private static void copy(Path from, Path to) throws IOException {
-    Files.createDirectories(to);
-    try (Stream<Path> files = Files.list(from)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        Files.copy(f, to.resolve(f.getFileName()));
-      }
-    }
-  }
-
-  private static void deleteTree(Path d) throws IOException {
-    try (Stream<Path> files = Files.list(d)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        Files.delete(f);
-      }
-    }
-    Files.delete(d);
   }
 
   @Test

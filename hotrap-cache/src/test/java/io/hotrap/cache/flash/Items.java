@@ -4,11 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 /** Keys, values and small caches for the tests of this package. */
 final class Items {
@@ -80,5 +84,25 @@ final class Items {
       }
     }
     return hits;
+  }
+
+  /** Copies the files of a cache's directory (no subdirectories) into {@code to}. */
+  static void copy(Path from, Path to) throws IOException {
+    Files.createDirectories(to);
+    try (Stream<Path> files = Files.list(from)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Files.copy(f, to.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+  }
+
+  /** Deletes a cache's directory and its files. */
+  static void deleteTree(Path d) throws IOException {
+    try (Stream<Path> files = Files.list(d)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(d);
   }
 }
