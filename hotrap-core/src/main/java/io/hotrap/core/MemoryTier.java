@@ -7,11 +7,9 @@ import io.hotrap.wal.TierLogOptions;
 import io.hotrap.wal.TierLogStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -195,11 +193,7 @@ final class MemoryTier implements AutoCloseable {
       }
       Path marker = dir.resolve(MARKER);
       if (!Files.exists(marker)) {
-        try (FileChannel ch = FileChannel.open(marker, StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE)) {
-          ch.write(java.nio.ByteBuffer.wrap("hotrap memory tier\n".getBytes(StandardCharsets.UTF_8)));
-          ch.force(true);
-        }
+        StoreLayout.writeDurably(marker, "hotrap memory tier\n".getBytes(StandardCharsets.UTF_8));
       }
     }
   }
@@ -217,7 +211,7 @@ final class MemoryTier implements AutoCloseable {
   static Preparation prepare(HotRapOptions o, StoreLayout layout, String storeId) throws IOException {
     Path dir = filesDir(o, storeId);
     checkRoom(o, dir);
-    boolean existing = Files.exists(layout.dbDir().resolve("CURRENT"));
+    boolean existing = layout.dbExists();
     if (Files.exists(dir.resolve(MARKER)) && existing) {
       return new Preparation(dir, false, List.of());
     }
@@ -298,7 +292,7 @@ final class MemoryTier implements AutoCloseable {
    */
   static void checkLayout(HotRapOptions options, StoreLayout layout) {
     Path marker = options.fastPath().resolve(LAYOUT_MARKER);
-    boolean existing = Files.exists(layout.dbDir().resolve("CURRENT"));
+    boolean existing = layout.dbExists();
     if (!options.memoryTier()) {
       checkNoOrphanLog(options);
       if (existing && Files.exists(marker)) {
@@ -313,9 +307,9 @@ final class MemoryTier implements AutoCloseable {
           + " differs); a memory tier can only be given to a new store");
     }
     if (!existing) {
-      try (FileChannel ch = FileChannel.open(marker, StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE)) {
-        ch.force(true);
+      try {
+        StoreLayout.writeDurably(marker,
+            "hotrap store created with a memory tier\n".getBytes(StandardCharsets.UTF_8));
       } catch (IOException e) {
         throw new UncheckedIOException("cannot write " + marker, e);
       }

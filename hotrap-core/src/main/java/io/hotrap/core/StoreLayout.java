@@ -3,7 +3,7 @@ package io.hotrap.core;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.io.StringWriter;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -67,6 +67,11 @@ final class StoreLayout {
 
   Path raltDir() { return fastPath.resolve(RALT_DIR); }
 
+  /** Whether RocksDB has created its store in {@link #dbDir()} (its CURRENT file exists). */
+  boolean dbExists() {
+    return Files.exists(dbDir().resolve("CURRENT"));
+  }
+
   /**
    * Creates the markers and directories of a new store, or checks those of an existing one.
    *
@@ -79,7 +84,7 @@ final class StoreLayout {
     try {
       Path fastMarker = fastPath.resolve(MARKER);
       Path slowMarker = slowPath.resolve(MARKER);
-      boolean dbExists = Files.exists(dbDir().resolve("CURRENT"));
+      boolean dbExists = dbExists();
       if (!Files.exists(fastMarker)) {
         if (dbExists) {
           throw new IllegalArgumentException("fastPath " + fastPath
@@ -195,10 +200,19 @@ final class StoreLayout {
   }
 
   private static void write(Path file, Properties p) throws IOException {
+    StringWriter w = new StringWriter();
+    p.store(w, "HotRAP store marker; do not edit");
+    writeDurably(file, w.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Writes {@code content} to {@code file} so that a crash leaves the old file or the new one, and
+   * the new one survives a power loss once this returns: a synced temporary file, renamed over
+   * {@code file}, then the directory synced.
+   */
+  static void writeDurably(Path file, byte[] content) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-      p.store(w, "HotRAP store marker; do not edit");
-    }
+    Files.write(tmp, content);
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
       ch.force(true);
     }
