@@ -269,6 +269,8 @@ public final class HotRapDB implements AutoCloseable {
           : options.newBlockCache());
       BloomFilter filter = options.bloomBitsPerKey() > 0
           ? track(resources, new BloomFilter(options.bloomBitsPerKey())) : null;
+      BloomFilter slowFilter = options.slowBloomBitsPerKey() > 0
+          ? track(resources, new BloomFilter(options.slowBloomBitsPerKey())) : null;
       // Closed after RocksDB and the column family options that hold its filter.
       // Not with a memory tier: a machine loss would forget the slow tier's memtable (MemoryTier).
       NativeDemotion nativeDemotion = options.nativeMigration() && !options.memoryTier()
@@ -280,7 +282,7 @@ public final class HotRapDB implements AutoCloseable {
       if (nativeDemotion != null) {
         fastCfo.setCompactionFilter(nativeDemotion.filter());
       }
-      ColumnFamilyOptions slowCfo = track(resources, TierConfig.slow(options, layout, cache, filter));
+      ColumnFamilyOptions slowCfo = track(resources, TierConfig.slow(options, layout, cache, slowFilter));
       track(resources, slowCfo.compactionOptionsUniversal()); // RocksDB copied it into slowCfo
       Cache hotCache = hotShare > 0
           ? track(resources, new org.rocksdb.LRUCache((long) (options.blockCacheBytes() * hotShare), -1,

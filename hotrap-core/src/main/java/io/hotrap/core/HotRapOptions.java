@@ -32,8 +32,16 @@ public final class HotRapOptions {
   public static final int DEFAULT_MAX_KEY_BYTES = io.hotrap.ralt.Ralt.MAX_KEY_BYTES;
   /** Default largest value, bytes. */
   public static final int DEFAULT_MAX_VALUE_BYTES = 64 * 1024 * 1024;
-  /** Default Bloom filter bits per key of both tiers (RocksDB's usual choice). */
+  /** Default Bloom filter bits per key of the fast tier (RocksDB's usual choice, about 1% false positives). */
   public static final double DEFAULT_BLOOM_BITS_PER_KEY = 10;
+  /**
+   * Default Bloom filter bits per key of the slow tier. Its universal compaction keeps up to
+   * {@code TierConfig.SLOW_RUNS} sorted runs, and a get probes each newer run's filter before the
+   * one that holds the key: every false positive there costs a read of the slow disk. At 16 bits
+   * a filter's false-positive rate is under 0.1% (about 1% at 10), for 6 more bits per slow-tier
+   * key; the filters stay in memory with the table readers.
+   */
+  public static final double DEFAULT_SLOW_BLOOM_BITS_PER_KEY = 16;
   /** Default block size of the fast tier, bytes. */
   public static final int DEFAULT_FAST_BLOCK_SIZE = 4 * 1024;
   /** Default block size of the slow tier, bytes: larger blocks suit a seek-bound disk. */
@@ -91,6 +99,7 @@ public final class HotRapOptions {
   private final int fastBlockSize;
   private final int slowBlockSize;
   private final double bloomBitsPerKey;
+  private final double slowBloomBitsPerKey;
   private final CompressionType fastCompression;
   private final CompressionType slowCompression;
   private final boolean directReads;
@@ -140,6 +149,7 @@ public final class HotRapOptions {
     fastBlockSize = b.fastBlockSize;
     slowBlockSize = b.slowBlockSize;
     bloomBitsPerKey = b.bloomBitsPerKey;
+    slowBloomBitsPerKey = b.slowBloomBitsPerKey;
     fastCompression = b.fastCompression;
     slowCompression = b.slowCompression;
     directReads = b.directReads;
@@ -214,8 +224,14 @@ public final class HotRapOptions {
   /** Block size of the slow tier, bytes; default {@value #DEFAULT_SLOW_BLOCK_SIZE}. */
   public int slowBlockSize() { return slowBlockSize; }
 
-  /** Bloom filter bits per key in both tiers; default {@value #DEFAULT_BLOOM_BITS_PER_KEY}. */
+  /** Bloom filter bits per key in the fast tier; default {@value #DEFAULT_BLOOM_BITS_PER_KEY}; 0 for none. */
   public double bloomBitsPerKey() { return bloomBitsPerKey; }
+
+  /**
+   * Bloom filter bits per key in the slow tier, including the files demotion writes for it;
+   * default {@value #DEFAULT_SLOW_BLOOM_BITS_PER_KEY}; 0 for none.
+   */
+  public double slowBloomBitsPerKey() { return slowBloomBitsPerKey; }
 
   /** Compression of the fast tier; default LZ4 (cheap to decode on the read path). */
   public CompressionType fastCompression() { return fastCompression; }
@@ -433,7 +449,8 @@ public final class HotRapOptions {
     return "HotRapOptions{fastPath=" + fastPath + ", slowPath=" + slowPath
         + ", fastBudgetBytes=" + fastBudgetBytes + ", blockCacheBytes=" + blockCacheBytes
         + ", fastBlockSize=" + fastBlockSize + ", slowBlockSize=" + slowBlockSize
-        + ", bloomBitsPerKey=" + bloomBitsPerKey + ", fastCompression=" + fastCompression
+        + ", bloomBitsPerKey=" + bloomBitsPerKey + ", slowBloomBitsPerKey=" + slowBloomBitsPerKey
+        + ", fastCompression=" + fastCompression
         + ", slowCompression=" + slowCompression + ", directReads=" + directReads
         + ", directIoForFlushAndCompaction=" + directIoForFlushAndCompaction
         + ", backgroundJobs=" + backgroundJobs + ", writeBufferBytes=" + writeBufferBytes
@@ -465,6 +482,7 @@ public final class HotRapOptions {
     private int fastBlockSize = DEFAULT_FAST_BLOCK_SIZE;
     private int slowBlockSize = DEFAULT_SLOW_BLOCK_SIZE;
     private double bloomBitsPerKey = DEFAULT_BLOOM_BITS_PER_KEY;
+    private double slowBloomBitsPerKey = DEFAULT_SLOW_BLOOM_BITS_PER_KEY;
     private CompressionType fastCompression = CompressionType.LZ4_COMPRESSION;
     private CompressionType slowCompression = CompressionType.ZSTD_COMPRESSION;
     private boolean directReads;
@@ -609,6 +627,14 @@ public final class HotRapOptions {
         throw new IllegalArgumentException("bloomBitsPerKey must be in [0, 100] but was " + bits);
       }
       this.bloomBitsPerKey = bits;
+      return this;
+    }
+
+    public Builder slowBloomBitsPerKey(double bits) {
+      if (!(bits >= 0 && bits <= 100)) {
+        throw new IllegalArgumentException("slowBloomBitsPerKey must be in [0, 100] but was " + bits);
+      }
+      this.slowBloomBitsPerKey = bits;
       return this;
     }
 

@@ -218,9 +218,10 @@ final class TierConfig {
    * Measured with {@code hotrap-bench migration} (a load of 10-11x the budget, throttled slow disk),
    * slow-tier write amplification leveled against universal: 5.04 against 1.65 at 32 MiB, 5.29 and
    * 5.35 against 1.78 and 1.73 at 128 MiB (rocksdb-tiered 1.43-1.52). Slow-tier gets read the slow
-   * disk as often as before (Bloom filters are checked per run, in memory): ro-uniform at 16 MiB
-   * 1.009 reads per slow get against 0.997, rw-hotspot5 1.066 against 1.107 (less compaction
-   * beside the reads). The price is space: up to {@link #SLOW_SIZE_AMPLIFICATION_PERCENT} percent
+   * disk about as often as before (Bloom filters are checked per run, in memory): ro-uniform at
+   * 16 MiB 1.009 reads per slow get against 0.997, rw-hotspot5 1.066 against 1.107 (less compaction
+   * beside the reads). The more runs, the more false positives reach the disk, so the slow tier's
+   * filters get more bits than the fast tier's ({@link HotRapOptions#slowBloomBitsPerKey()}). The price is space: up to {@link #SLOW_SIZE_AMPLIFICATION_PERCENT} percent
    * more than the live data between full merges, on the disk that is large and cheap.
    */
   static ColumnFamilyOptions slow(HotRapOptions o, StoreLayout layout, Cache cache, BloomFilter filter) {

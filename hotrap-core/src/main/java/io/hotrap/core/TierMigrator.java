@@ -208,7 +208,7 @@ final class TierMigrator implements AutoCloseable {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException("cannot prepare " + demoteDir, e);
     }
-    this.demoteFilter = options.bloomBitsPerKey() > 0 ? new BloomFilter(options.bloomBitsPerKey()) : null;
+    this.demoteFilter = options.slowBloomBitsPerKey() > 0 ? new BloomFilter(options.slowBloomBitsPerKey()) : null;
     this.demoteWriterOptions = TierConfig.slowFileWriter(options, demoteFilter);
     this.fileWriter = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "hotrap-demotion-writer-" + options.fastPath().getFileName());

@@ -74,6 +74,7 @@ final class OptionsTemplate {
         .fastBlockSize(t.fastBlockSize())
         .slowBlockSize(t.slowBlockSize())
         .bloomBitsPerKey(t.bloomBitsPerKey())
+        .slowBloomBitsPerKey(t.slowBloomBitsPerKey())
         .fastCompression(t.fastCompression())
         .slowCompression(t.slowCompression())
         .directReads(t.directReads())

@@ -25,7 +25,7 @@ class OptionsTemplateTest {
         .fastBudgetBytes(8L << 20)
         .blockCacheBytes(9L << 20)
         .fastBlockSize(8192).slowBlockSize(32768)
-        .bloomBitsPerKey(7)
+        .bloomBitsPerKey(7).slowBloomBitsPerKey(13)
         .fastCompression(CompressionType.NO_COMPRESSION).slowCompression(CompressionType.LZ4_COMPRESSION)
         .directReads(true).directIoForFlushAndCompaction(true)
         .backgroundJobs(3)

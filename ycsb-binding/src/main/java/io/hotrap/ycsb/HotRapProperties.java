@@ -30,6 +30,7 @@ import site.ycsb.DBException;
  *   <tr><td>hotrap.fast.block.size</td><td>fastBlockSize</td><td>bytes</td></tr>
  *   <tr><td>hotrap.slow.block.size</td><td>slowBlockSize</td><td>bytes</td></tr>
  *   <tr><td>hotrap.bloom.bits.per.key</td><td>bloomBitsPerKey</td><td>decimal</td></tr>
+ *   <tr><td>hotrap.slow.bloom.bits.per.key</td><td>slowBloomBitsPerKey</td><td>decimal</td></tr>
  *   <tr><td>hotrap.fast.compression</td><td>fastCompression</td><td>compression</td></tr>
  *   <tr><td>hotrap.slow.compression</td><td>slowCompression</td><td>compression</td></tr>
  *   <tr><td>hotrap.direct.reads</td><td>directReads</td><td>true|false</td></tr>
@@ -106,6 +107,8 @@ final class HotRapProperties {
         (b, p, v) -> b.slowBlockSize(parseIntBytes(p, v)));
     passThrough("hotrap.bloom.bits.per.key", "bloomBitsPerKey",
         (b, p, v) -> b.bloomBitsPerKey(parseDouble(p, v)));
+    passThrough("hotrap.slow.bloom.bits.per.key", "slowBloomBitsPerKey",
+        (b, p, v) -> b.slowBloomBitsPerKey(parseDouble(p, v)));
     passThrough("hotrap.fast.compression", "fastCompression",
         (b, p, v) -> b.fastCompression(parseCompression(p, v)));
     passThrough("hotrap.slow.compression", "slowCompression",

@@ -71,6 +71,7 @@ class HotRapPropertiesTest {
     p.setProperty("hotrap.fast.block.size", "8K");
     p.setProperty("hotrap.slow.block.size", "32K");
     p.setProperty("hotrap.bloom.bits.per.key", "12.5");
+    p.setProperty("hotrap.slow.bloom.bits.per.key", "18");
     p.setProperty("hotrap.fast.compression", "none");
     p.setProperty("hotrap.slow.compression", "LZ4HC_COMPRESSION");
     p.setProperty("hotrap.direct.reads", "true");
@@ -102,6 +103,7 @@ class HotRapPropertiesTest {
     assertEquals(8192, o.fastBlockSize());
     assertEquals(32768, o.slowBlockSize());
     assertEquals(12.5, o.bloomBitsPerKey());
+    assertEquals(18, o.slowBloomBitsPerKey());
     assertEquals(CompressionType.NO_COMPRESSION, o.fastCompression());
     assertEquals(CompressionType.LZ4HC_COMPRESSION, o.slowCompression());
     assertTrue(o.directReads());
@@ -136,7 +138,7 @@ class HotRapPropertiesTest {
       assertTrue(name.startsWith("hotrap."), name);
       n++;
     }
-    assertEquals(32, n);
+    assertEquals(33, n);
   }
 
   @ParameterizedTest
