@@ -30,7 +30,7 @@ class PromotionRaceTest {
   static final int THREADS = 8;
   static final int KEYS = 2000;
   /** Operations over all threads. */
-  static final int TOTAL_OPS = 1_000_000;
+  static final int TOTAL_OPS = 600_000;
 
   @TempDir Path dir;
 

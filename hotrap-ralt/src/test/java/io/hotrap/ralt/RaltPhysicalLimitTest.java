@@ -16,14 +16,14 @@ import org.junit.jupiter.api.io.TempDir;
  * way to disk, however long it runs: evictions merge step by step, so their temporary space is
  * bounded too (HotRAP §3.2).
  *
- * <p>Ten million uniform accesses over ten million keys keep new records arriving, so eviction
+ * <p>Five million uniform accesses over ten million keys keep new records arriving, so eviction
  * never rests. Auto-tuning is off to hold the limit still; accesses are 32 bytes (a 24-byte key
  * and an 8-byte value length) because the number of records, not their values, is what fills the
  * tracker.
  */
 class RaltPhysicalLimitTest {
 
-  private static final long ACCESSES = 10_000_000;
+  private static final long ACCESSES = 5_000_000;
   private static final int KEYS = 10_000_000;
   private static final int VALUE_BYTES = 8;
   private static final long SAMPLE_EVERY = 100_000;
