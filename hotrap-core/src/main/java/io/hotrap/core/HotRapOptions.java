@@ -623,19 +623,20 @@ public final class HotRapOptions {
     }
 
     public Builder bloomBitsPerKey(double bits) {
-      if (!(bits >= 0 && bits <= 100)) {
-        throw new IllegalArgumentException("bloomBitsPerKey must be in [0, 100] but was " + bits);
-      }
-      this.bloomBitsPerKey = bits;
+      this.bloomBitsPerKey = filterBits("bloomBitsPerKey", bits);
       return this;
     }
 
     public Builder slowBloomBitsPerKey(double bits) {
-      if (!(bits >= 0 && bits <= 100)) {
-        throw new IllegalArgumentException("slowBloomBitsPerKey must be in [0, 100] but was " + bits);
-      }
-      this.slowBloomBitsPerKey = bits;
+      this.slowBloomBitsPerKey = filterBits("slowBloomBitsPerKey", bits);
       return this;
+    }
+
+    private static double filterBits(String name, double bits) {
+      if (!(bits >= 0 && bits <= 100)) {
+        throw new IllegalArgumentException(name + " must be in [0, 100] but was " + bits);
+      }
+      return bits;
     }
 
     public Builder fastCompression(CompressionType type) {

@@ -221,8 +221,9 @@ final class TierConfig {
    * disk about as often as before (Bloom filters are checked per run, in memory): ro-uniform at
    * 16 MiB 1.009 reads per slow get against 0.997, rw-hotspot5 1.066 against 1.107 (less compaction
    * beside the reads). The more runs, the more false positives reach the disk, so the slow tier's
-   * filters get more bits than the fast tier's ({@link HotRapOptions#slowBloomBitsPerKey()}). The price is space: up to {@link #SLOW_SIZE_AMPLIFICATION_PERCENT} percent
-   * more than the live data between full merges, on the disk that is large and cheap.
+   * filters get more bits than the fast tier's ({@link HotRapOptions#slowBloomBitsPerKey()}). The
+   * price is space: up to {@link #SLOW_SIZE_AMPLIFICATION_PERCENT} percent more than the live data
+   * between full merges, on the disk that is large and cheap.
    */
   static ColumnFamilyOptions slow(HotRapOptions o, StoreLayout layout, Cache cache, BloomFilter filter) {
     ColumnFamilyOptions cfo = tier(o, cache, filter, layout.slowDataDir(), UNLIMITED, o.slowBlockSize(),

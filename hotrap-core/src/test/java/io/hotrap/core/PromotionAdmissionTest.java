@@ -45,9 +45,7 @@ class PromotionAdmissionTest {
       db.put(key(i), value(i, 1, VALUE_BYTES));
     }
     db.flush();
-    for (int round = 0; round < 10 && db.migrator().migrateNow(Long.MAX_VALUE, true) > 0; round++) {
-      // Each round moves the fast tier's bottommost files down.
-    }
+    TestStores.demoteAll(db, 10);
     assertNull(rawGet(db, db.fastHandle(), key(0)));
     assertNull(rawGet(db, db.fastHandle(), key(1999)));
     return db;
@@ -126,9 +124,7 @@ class PromotionAdmissionTest {
         db.put(key(i), value(i, 1, VALUE_BYTES));
       }
       db.flush();
-      for (int round = 0; round < 10 && db.migrator().migrateNow(Long.MAX_VALUE, true) > 0; round++) {
-        // Everything to the slow tier.
-      }
+      TestStores.demoteAll(db, 10);
       read(db, 7);
       read(db, 7);
       PromotionCache cache = db.promoter().cache();

@@ -57,9 +57,7 @@ class PromotionBudgetTest {
           db.put(key(i), value(i, 1, 200));
         }
         db.flush();
-        for (int round = 0; round < 40 && db.migrator().migrateNow(Long.MAX_VALUE, true) > 0; round++) {
-          // Each round moves the fast tier's bottommost files down.
-        }
+        TestStores.demoteAll(db, 40);
         assertNull(TestStores.rawGet(db, db.fastHandle(), key(0)));
         hold.set(true);
         SplittableRandom r = new SplittableRandom(5);

@@ -37,9 +37,7 @@ class SlowTierMetadataTest {
         db.put(key(i), value(i, 1, valueBytes));
       }
       db.flush();
-      for (int round = 0; round < 20 && db.migrator().migrateNow(Long.MAX_VALUE, true) > 0; round++) {
-        // Each round moves the fast tier's bottommost files down.
-      }
+      TestStores.demoteAll(db, 20);
       assertNull(TestStores.rawGet(db, db.fastHandle(), key(0)));
       assertNull(TestStores.rawGet(db, db.fastHandle(), key(cold - 1)));
       db.awaitBackgroundWork();

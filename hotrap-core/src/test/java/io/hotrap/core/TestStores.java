@@ -152,6 +152,16 @@ final class TestStores {
     return out;
   }
 
+  /**
+   * Runs migration rounds that ignore the watermarks until one moves nothing or {@code maxRounds}
+   * have run: each round moves the fast tier's bottommost files down.
+   */
+  static void demoteAll(HotRapDB db, int maxRounds) throws Exception {
+    for (int round = 0; round < maxRounds && db.migrator().migrateNow(Long.MAX_VALUE, true) > 0; round++) {
+      // The next round takes the files the last one left at the bottom.
+    }
+  }
+
   static byte[] rawGet(HotRapDB db, ColumnFamilyHandle cf, byte[] key) throws Exception {
     return db.rocks().get(cf, key);
   }
