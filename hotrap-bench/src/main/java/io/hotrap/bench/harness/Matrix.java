@@ -223,7 +223,8 @@ public final class Matrix {
     long capacity = (long) (MAX_HOT_SET_SHARE * profile.fastBudgetBytes() / r.recordBytes());
     Runner.RunInfo info = new Runner.RunInfo(r.recordBytes(), profile.name(), slowDisk,
         workload.oracleHitRate(capacity), capacity,
-        loadSeconds.getOrDefault(template.toString(), Double.NaN), slowDiskReads);
+        loadSeconds.getOrDefault(template.toString(), Double.NaN), slowDiskReads,
+        Runner.Devices.of(config.fastDir(), config.slowDir()));
     Duration duration = profile.duration(r.workload());
     try (BenchSystem s = Systems.open(r.system(), config)) {
       return runner.run(s, workload, duration, info);

@@ -1,5 +1,6 @@
 package io.hotrap.bench.harness;
 
+import io.hotrap.bench.disk.BlockDeviceStat;
 import io.hotrap.bench.report.ConsoleProgress;
 import io.hotrap.bench.report.FlashResult;
 import io.hotrap.bench.report.LatencyRecorder;
@@ -7,17 +8,20 @@ import io.hotrap.bench.report.ReplayHitRates;
 import io.hotrap.bench.report.RunResult;
 import io.hotrap.bench.report.Sample;
 import io.hotrap.bench.report.SlowDiskReads;
+import io.hotrap.bench.report.Summary;
 import io.hotrap.bench.workload.Operation;
 import io.hotrap.bench.workload.OperationGenerator;
 import io.hotrap.bench.workload.Workload;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -37,7 +41,7 @@ import java.util.function.LongSupplier;
 public final class Runner {
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
   /** The share of the run phase over which the summary throughput and hit rate are taken. */
-  static final double FINAL_SHARE = 0.1;
+  static final double FINAL_SHARE = Summary.FINAL_SHARE;
 
   private final PrintStream out;
   private final int threads;
@@ -82,7 +86,7 @@ public final class Runner {
     LatencyRecorder latency = new LatencyRecorder();
     PhaseMark phase = new PhaseMark(workload.phases());
     BlockCacheProbe.Totals blockCache = new BlockCacheProbe.Totals();
-    Sampler sampler = new Sampler(system, done, latency, phase, blockCache);
+    Sampler sampler = new Sampler(system, done, latency, phase, blockCache, info.devices());
     BenchSystem.FlashCounters flashBefore = system.flash();
     AccessLog accesses = new AccessLog(AccessLog.DEFAULT_MAX_OPERATIONS);
     long deadline = System.nanoTime() + duration.toNanos();
@@ -201,9 +205,38 @@ public final class Runner {
    * @param slowDiskReads the slow disk's cumulative read I/Os by this process, read at the start
    *     and at the end of the run phase ({@link SlowDiskReads}); null where they cannot be
    *     counted, which {@code slowDisk} then explains
+   * @param devices the block devices under the fast and the slow tier, sampled each second
    */
   public record RunInfo(int recordBytes, String profile, String slowDisk, double oracleHitRate,
-      long oracleCapacityRecords, double loadSeconds, LongSupplier slowDiskReads) {}
+      long oracleCapacityRecords, double loadSeconds, LongSupplier slowDiskReads,
+      Devices devices) {
+
+    /** A run whose devices are not sampled. */
+    public RunInfo(int recordBytes, String profile, String slowDisk, double oracleHitRate,
+        long oracleCapacityRecords, double loadSeconds, LongSupplier slowDiskReads) {
+      this(recordBytes, profile, slowDisk, oracleHitRate, oracleCapacityRecords, loadSeconds,
+          slowDiskReads, Devices.NONE);
+    }
+
+    public RunInfo {
+      Objects.requireNonNull(devices, "devices");
+    }
+  }
+
+  /**
+   * The block devices under the two tiers whose read counters each sample records; either may be
+   * null (not a block device, or not sampled), and both may be the same device.
+   */
+  public record Devices(BlockDeviceStat fast, BlockDeviceStat slow) {
+    /** Nothing sampled. */
+    public static final Devices NONE = new Devices(null, null);
+
+    /** The devices that hold the two directories, where they are block devices. */
+    public static Devices of(Path fastDir, Path slowDir) {
+      return new Devices(BlockDeviceStat.forDirectory(fastDir).orElse(null),
+          BlockDeviceStat.forDirectory(slowDir).orElse(null));
+    }
+  }
 
   /**
    * Runs one client thread per generator until they end or the deadline passes; with

@@ -1,5 +1,6 @@
 package io.hotrap.bench.harness;
 
+import io.hotrap.bench.disk.BlockDeviceStat;
 import io.hotrap.bench.report.LatencyRecorder;
 import io.hotrap.bench.report.Sample;
 import java.io.IOException;
@@ -19,7 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
  * Takes one {@link Sample} per second of a run phase on a thread of its own: operations and gets
  * from the clients' counters and the system's, latency percentiles from the recorder, the data
  * blocks the clients' gets found in or missed from the block cache ({@link BlockCacheProbe}), resident
- * memory from {@code /proc/self/status}, and RALT's share of the process's CPU time from the CPU
+ * memory from {@code /proc/self/status}, the reads and read service time of the block devices under
+ * the two tiers ({@link BlockDeviceStat}: the whole device's, every process's), and RALT's share of the process's CPU time from the CPU
  * time of its thread (named {@code ralt-*}). Samples are read after {@link #stop()}.
  */
 final class Sampler {
@@ -30,6 +32,7 @@ final class Sampler {
   private final LatencyRecorder latency;
   private final PhaseMark phase;
   private final BlockCacheProbe.Totals blockCache;
+  private final Runner.Devices devices;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "bench-sampler");
     t.setDaemon(true);
@@ -52,14 +55,17 @@ final class Sampler {
   private long firstIoBytes;
   private long lastBlockHits;
   private long lastBlockMisses;
+  private BlockDeviceStat.Reading lastFastDevice;
+  private BlockDeviceStat.Reading lastSlowDevice;
 
   Sampler(BenchSystem system, LongAdder operations, LatencyRecorder latency,
-      PhaseMark phase, BlockCacheProbe.Totals blockCache) {
+      PhaseMark phase, BlockCacheProbe.Totals blockCache, Runner.Devices devices) {
     this.system = system;
     this.operations = operations;
     this.latency = latency;
     this.phase = phase;
     this.blockCache = blockCache;
+    this.devices = devices;
   }
 
   void start(long startNanos) {
@@ -72,6 +78,8 @@ final class Sampler {
     firstIoBytes = ioBytes();
     lastBlockHits = blockCache.hits();
     lastBlockMisses = blockCache.misses();
+    lastFastDevice = read(devices.fast());
+    lastSlowDevice = read(devices.slow());
     latency.interval(); // drop anything recorded before the run began
     timer.scheduleAtFixedRate(this::sampleQuietly, 1, 1, TimeUnit.SECONDS);
   }
@@ -107,6 +115,8 @@ final class Sampler {
     long fastGets = c.fastGets() - last.fastGets();
     long rss = rssBytes();
     long io = ioBytes();
+    BlockDeviceStat.Reading fastDevice = read(devices.fast());
+    BlockDeviceStat.Reading slowDevice = read(devices.slow());
     peakRss = Math.max(peakRss, rss);
     double cpu = processCpu - lastProcessCpu;
     samples.add(new Sample((now - start) / 1e9, phase.current(), ops - lastOps,
@@ -121,7 +131,11 @@ final class Sampler {
         c.slowCompactionBytes() - first.slowCompactionBytes(),
         c.raltBytes() - first.raltBytes(),
         cpu <= 0 ? 0 : (raltCpu - lastRaltCpu) / cpu,
-        rss, c.hotSetLimitBytes(), io < 0 || firstIoBytes < 0 ? -1 : io - firstIoBytes));
+        rss, c.hotSetLimitBytes(), io < 0 || firstIoBytes < 0 ? -1 : io - firstIoBytes,
+        BlockDeviceStat.reads(lastFastDevice, fastDevice),
+        BlockDeviceStat.meanReadMillis(lastFastDevice, fastDevice),
+        BlockDeviceStat.reads(lastSlowDevice, slowDevice),
+        BlockDeviceStat.meanReadMillis(lastSlowDevice, slowDevice)));
     getsPerSecond.add(gets);
     fastGetsPerSecond.add(fastGets);
     long blockHits = blockCache.hits();
@@ -130,11 +144,17 @@ final class Sampler {
     blockMissesPerSecond.add(blockMisses - lastBlockMisses);
     lastBlockHits = blockHits;
     lastBlockMisses = blockMisses;
+    lastFastDevice = fastDevice;
+    lastSlowDevice = slowDevice;
     last = c;
     lastNanos = now;
     lastOps = ops;
     lastRaltCpu = raltCpu;
     lastProcessCpu = processCpu;
+  }
+
+  private static BlockDeviceStat.Reading read(BlockDeviceStat device) {
+    return device == null ? null : device.read();
   }
 
   private static long raltCpuNanos() {
@@ -160,7 +180,6 @@ final class Sampler {
     return -1;
   }
 
-  /** Resident set size from {@code /proc/self/status}, 0 where there is none. */
   /**
    * Bytes this process has read from and written to storage devices ({@code read_bytes} plus
    * {@code write_bytes} of {@code /proc/self/io}), or -1 where that file is missing or unreadable.
@@ -181,6 +200,7 @@ final class Sampler {
     }
   }
 
+  /** Resident set size from {@code /proc/self/status}, 0 where there is none. */
   static long rssBytes() {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One run as a CSV file, written and read back without loss.
@@ -60,7 +61,8 @@ import java.util.Map;
  * ({@link SlowDiskReads}), so that its reads per slow get are NaN. The reads per slow get are
  * written for whoever reads the file; the reader derives them from the two counts. The header row names the {@link Sample} components in snake_case in declaration order
  * ({@link #SAMPLE_COLUMNS}); the reader finds columns by name and ignores unknown ones; of the
- * known ones only {@code io_bytes} may be missing (read as -1). Each following row is one sample. Decimals are written with
+ * known ones only {@code io_bytes} and the four {@code *_device_*} columns may be missing (counts read
+ * as -1, service times as NaN). Each following row is one sample. Decimals are written with
  * {@link Double#toString} so that they parse back to the same {@code double}; {@code NaN} (a hit
  * rate in a second without gets) is written as {@code NaN}. String fields follow {@link Csv}.
  */
@@ -75,8 +77,13 @@ public final class RunCsv {
   public static final List<String> SAMPLE_COLUMNS =
       Arrays.stream(COMPONENTS).map(c -> snakeCase(c.getName())).toList();
 
-  /** The one sample column a file may lack (written before it existed); read as -1. */
-  private static final String IO_BYTES = "io_bytes";
+  /**
+   * The sample columns a file may lack, written before they existed: read as -1 (counts) or NaN
+   * (the rest).
+   */
+  private static final Set<String> OPTIONAL_COLUMNS = Set.of("io_bytes",
+      "fast_device_reads", "fast_device_read_millis", "slow_device_reads",
+      "slow_device_read_millis");
 
   private RunCsv() {}
 
@@ -243,8 +250,8 @@ public final class RunCsv {
     int[] index = new int[COMPONENTS.length];
     for (int i = 0; i < COMPONENTS.length; i++) {
       index[i] = header.indexOf(SAMPLE_COLUMNS.get(i));
-      if (index[i] < 0 && SAMPLE_COLUMNS.get(i).equals(IO_BYTES)) {
-        continue; // a file written before the column existed: read as -1
+      if (index[i] < 0 && OPTIONAL_COLUMNS.contains(SAMPLE_COLUMNS.get(i))) {
+        continue; // a file written before the column existed
       }
       if (index[i] < 0) {
         throw new IOException(file + ": no column " + SAMPLE_COLUMNS.get(i) + " in " + header);
@@ -257,7 +264,7 @@ public final class RunCsv {
     Object[] args = new Object[COMPONENTS.length];
     for (int i = 0; i < COMPONENTS.length; i++) {
       if (index[i] < 0) {
-        args[i] = -1L;
+        args[i] = COMPONENTS[i].getType() == double.class ? (Object) Double.NaN : (Object) (-1L);
         continue;
       }
       String v = row.get(index[i]);

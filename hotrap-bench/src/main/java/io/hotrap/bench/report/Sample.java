@@ -27,6 +27,16 @@ package io.hotrap.bench.report;
  *     began ({@code read_bytes + write_bytes} of {@code /proc/self/io}: page-cache hits do not
  *     count, direct I/O does); -1 where not measured (no {@code /proc}, or a file written before
  *     the column existed)
+ * @param fastDeviceReads reads the block device under the fast tier completed in this second, for
+ *     every process on the machine ({@code BlockDeviceStat}); -1 where not measured (no such device,
+ *     or a file written before the column existed)
+ * @param fastDeviceReadMillis mean service time of those reads, milliseconds; NaN when not measured
+ *     or there were none. On a shared machine this is the disk's latency as the host gives it: a
+ *     system whose clients wait on fast-tier reads slows down when it rises
+ * @param slowDeviceReads reads the block device under the slow tier completed in this second (the
+ *     throttled loop device of {@code scripts/slowdisk.sh}); -1 where not measured
+ * @param slowDeviceReadMillis mean service time of those reads after the throttle let them
+ *     through, milliseconds; NaN when not measured or there were none
  */
 public record Sample(
     double elapsedSeconds,
@@ -46,4 +56,21 @@ public record Sample(
     double raltCpuShare,
     long rssBytes,
     long hotSetLimitBytes,
-    long ioBytes) {}
+    long ioBytes,
+    long fastDeviceReads,
+    double fastDeviceReadMillis,
+    long slowDeviceReads,
+    double slowDeviceReadMillis) {
+
+  /** A sample without the device columns (a load summary, or a file written before them). */
+  public Sample(double elapsedSeconds, String phase, long operations, double throughput,
+      double fastHitRate, double p50GetMicros, double p99GetMicros, long promotedByFlushBytes,
+      long promotedByCompactionBytes, long retainedBytes, long demotedBytes,
+      long fastCompactionBytes, long slowCompactionBytes, long raltBytes, double raltCpuShare,
+      long rssBytes, long hotSetLimitBytes, long ioBytes) {
+    this(elapsedSeconds, phase, operations, throughput, fastHitRate, p50GetMicros, p99GetMicros,
+        promotedByFlushBytes, promotedByCompactionBytes, retainedBytes, demotedBytes,
+        fastCompactionBytes, slowCompactionBytes, raltBytes, raltCpuShare, rssBytes,
+        hotSetLimitBytes, ioBytes, -1, Double.NaN, -1, Double.NaN);
+  }
+}

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
 /**
@@ -24,7 +25,10 @@ import java.util.function.ToLongFunction;
  * decimals), {@code block_cache_hit_rate} (data blocks, final 10% of the run, 4 decimals),
  * {@code slow_disk_reads} and {@code slow_disk_reads_per_slow_get} (the slow disk's read I/Os over
  * the whole run phase and per get that read the slow tier, 4 decimals, {@link SlowDiskReads};
- * empty where not measured: the {@code slow_disk} column says why), then
+ * empty where not measured: the {@code slow_disk} column says why), {@code fast_device_read_ms} and
+ * {@code slow_device_read_ms} (the mean service time of the reads of the block device under each
+ * tier over the final 10% of the run, every process's reads, 3 decimals: {@link #deviceReadMillis};
+ * empty where not sampled), then
  * the byte counters of the run's last sample ({@code promoted_by_flush_bytes}
  * ... {@code ralt_bytes}), {@code ralt_cpu_share} (the mean over the run's seconds of RALT's
  * thread's share of the process's CPU time) and {@code ralt_io_share} (RALT's bytes over the
@@ -42,6 +46,9 @@ import java.util.function.ToLongFunction;
  */
 public final class Summary {
 
+  /** The share of a run, at its end, over which its throughput and device latencies are taken. */
+  public static final double FINAL_SHARE = 0.1;
+
   public static final List<String> COLUMNS = List.of(
       "system",
       "workload",
@@ -56,6 +63,8 @@ public final class Summary {
       "block_cache_hit_rate",
       "slow_disk_reads",
       "slow_disk_reads_per_slow_get",
+      "fast_device_read_ms",
+      "slow_device_read_ms",
       "promoted_by_flush_bytes",
       "promoted_by_compaction_bytes",
       "retained_bytes",
@@ -153,6 +162,10 @@ public final class Summary {
     SlowDiskReads slow = r.slowDiskReads();
     row.put("slow_disk_reads", slow.measured() ? Long.toString(slow.reads()) : "");
     row.put("slow_disk_reads_per_slow_get", decimal(slow.perSlowGet(), 4));
+    row.put("fast_device_read_ms", decimal(deviceReadMillis(r.samples(), Sample::fastDeviceReads,
+        Sample::fastDeviceReadMillis), 3));
+    row.put("slow_device_read_ms", decimal(deviceReadMillis(r.samples(), Sample::slowDeviceReads,
+        Sample::slowDeviceReadMillis), 3));
     Sample last = r.last();
     row.put("promoted_by_flush_bytes", counter(last, Sample::promotedByFlushBytes));
     row.put("promoted_by_compaction_bytes", counter(last, Sample::promotedByCompactionBytes));
@@ -189,6 +202,28 @@ public final class Summary {
       }
     }
     return n == 0 ? Double.NaN : sum / n;
+  }
+
+  /**
+   * The mean service time of a device's reads over the final 10% of the samples (the window of
+   * the run's throughput), each second weighted by its reads; NaN when no sample in that window
+   * measured a read. A run whose throughput swings while its hit rate holds can be read against
+   * it: on a shared machine the disk's latency moves with the neighbours' load.
+   */
+  static double deviceReadMillis(List<Sample> samples, ToLongFunction<Sample> reads,
+      ToDoubleFunction<Sample> millis) {
+    int window = Math.max(1, (int) Math.ceil(samples.size() * FINAL_SHARE));
+    double weighted = 0;
+    long total = 0;
+    for (Sample s : samples.subList(Math.max(0, samples.size() - window), samples.size())) {
+      long n = reads.applyAsLong(s);
+      double ms = millis.applyAsDouble(s);
+      if (n > 0 && Double.isFinite(ms)) {
+        weighted += n * ms;
+        total += n;
+      }
+    }
+    return total == 0 ? Double.NaN : weighted / total;
   }
 
   /**

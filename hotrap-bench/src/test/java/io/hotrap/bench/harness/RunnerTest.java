@@ -37,9 +37,18 @@ class RunnerTest {
       for (int i = 0; i < 5_000; i++) {
         assertNotNull(s.get(Keys.key(i)), "key " + i);
       }
+      Runner.Devices devices = Runner.Devices.of(dir.resolve("fast"), dir.resolve("slow"));
       RunResult r = runner.run(s, w, Duration.ofMillis(2500),
-          new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 100, 1.0, null));
+          new Runner.RunInfo(124, "custom", "unthrottled", 0.5, 100, 1.0, null, devices));
       assertEquals(2, r.samples().size(), "one sample per whole second");
+      // Each second reads the counters of the device under each tier where it is a block device
+      // (both directories are on the same one here); where it is not, the columns say unknown.
+      for (var sample : r.samples()) {
+        assertEquals(devices.fast() == null, sample.fastDeviceReads() < 0, sample.toString());
+        assertEquals(devices.slow() == null, sample.slowDeviceReads() < 0, sample.toString());
+        assertTrue(sample.fastDeviceReads() <= 0 || sample.fastDeviceReadMillis() >= 0,
+            sample.toString());
+      }
       long ops = r.samples().stream().mapToLong(x -> x.operations()).sum();
       assertTrue(ops > 0);
       // RW: three reads to one insert; every read is served fast on the fast disk.

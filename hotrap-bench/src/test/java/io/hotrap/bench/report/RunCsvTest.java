@@ -89,7 +89,8 @@ class RunCsvTest {
     assertEquals("elapsed_seconds,phase,operations,throughput,fast_hit_rate,p50_get_micros,"
         + "p99_get_micros,promoted_by_flush_bytes,promoted_by_compaction_bytes,retained_bytes,"
         + "demoted_bytes,fast_compaction_bytes,slow_compaction_bytes,ralt_bytes,ralt_cpu_share,"
-        + "rss_bytes,hot_set_limit_bytes,io_bytes", lines.get(firstRow));
+        + "rss_bytes,hot_set_limit_bytes,io_bytes,fast_device_reads,fast_device_read_millis,"
+        + "slow_device_reads,slow_device_read_millis", lines.get(firstRow));
     assertEquals(firstRow + 1 + 3, lines.size());
     assertTrue(lines.get(firstRow + 1).startsWith("1.0,run,500,500.0,0.5,"),
         lines.get(firstRow + 1));
@@ -186,6 +187,39 @@ class RunCsvTest {
     assertEquals(run.last().raltBytes(), read.last().raltBytes());
     assertEquals("", Summary.row(read).get("ralt_io_share"));
     assertEquals(Summary.row(run).get("ralt_cpu_share"), Summary.row(read).get("ralt_cpu_share"));
+  }
+
+  @Test
+  void theDeviceColumnsRoundTripAndAFileWrittenBeforeThemReadsThemAsUnknown() throws IOException {
+    Path file = dir.resolve("run.csv");
+    RunResult run = Runs.run("hotrap", "ro-hotspot5", 1024, 500.0);
+    RunCsv.write(run, file);
+    RunResult read = RunCsv.read(file);
+    assertEquals(run.samples(), read.samples());
+    assertEquals(0.125, read.last().fastDeviceReadMillis());
+    assertEquals(1_600 + (long) run.last().elapsedSeconds(), read.last().slowDeviceReads());
+
+    List<String> lines = new ArrayList<>(Files.readAllLines(file));
+    int header = lines.indexOf(String.join(",", RunCsv.SAMPLE_COLUMNS));
+    int first = RunCsv.SAMPLE_COLUMNS.indexOf("fast_device_reads");
+    assertEquals(RunCsv.SAMPLE_COLUMNS.size() - 4, first);
+    for (int i = header; i < lines.size(); i++) {
+      List<String> fields = List.of(lines.get(i).split(",", -1));
+      lines.set(i, String.join(",", fields.subList(0, first)));
+    }
+    Files.write(file, lines);
+
+    read = RunCsv.read(file);
+
+    assertEquals(run.samples().size(), read.samples().size());
+    for (Sample s : read.samples()) {
+      assertEquals(-1, s.fastDeviceReads());
+      assertTrue(Double.isNaN(s.fastDeviceReadMillis()));
+      assertEquals(-1, s.slowDeviceReads());
+      assertTrue(Double.isNaN(s.slowDeviceReadMillis()));
+    }
+    assertEquals(run.last().ioBytes(), read.last().ioBytes());
+    assertEquals(run.throughput(), read.throughput());
   }
 
   @Test

@@ -15,7 +15,8 @@ final class Runs {
     long t = (long) elapsedSeconds;
     return new Sample(elapsedSeconds, phase, (long) throughput, throughput, hitRate, 10.5, 250.25,
         t * MIB, 2 * t * MIB, 3 * t * MIB, 4 * t * MIB, 5 * t * MIB, 6 * t * MIB, 7 * t * MIB,
-        0.015, 1_000 * MIB + t, 64 * MIB + t * MIB / 2, 70 * t * MIB);
+        0.015, 1_000 * MIB + t, 64 * MIB + t * MIB / 2, 70 * t * MIB, 9_000 + t, 0.125,
+        1_600 + t, 0.5);
   }
 
   /** {@code seconds} samples of one phase at a constant throughput and hit rate. */

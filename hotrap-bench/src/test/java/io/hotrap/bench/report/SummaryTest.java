@@ -44,6 +44,8 @@ class SummaryTest {
     assertEquals("0.6543", row.get("block_cache_hit_rate"));
     assertEquals("2000", row.get("slow_disk_reads"));
     assertEquals("1.2500", row.get("slow_disk_reads_per_slow_get"));
+    assertEquals("0.125", row.get("fast_device_read_ms"));
+    assertEquals("0.500", row.get("slow_device_read_ms"));
     assertEquals(Long.toString(10 * Runs.MIB), row.get("promoted_by_flush_bytes"));
     assertEquals(Long.toString(20 * Runs.MIB), row.get("promoted_by_compaction_bytes"));
     assertEquals(Long.toString(40 * Runs.MIB), row.get("demoted_bytes"));
@@ -75,6 +77,31 @@ class SummaryTest {
     assertTrue(Double.isNaN(Summary.raltCpuShare(List.of())));
     assertEquals("", Summary.row(Runs.run("hotrap", "ro-uniform", 1024, 10, samples.subList(0, 1)))
         .get("ralt_io_share"));
+  }
+
+  @Test
+  void deviceReadTimeIsTheReadWeightedMeanOverTheFinalTenthAndEmptyWhereNotSampled() {
+    List<Sample> samples = new ArrayList<>();
+    // 20 seconds: the final tenth is the last two, at 0.1 ms over 3,000 reads and 0.4 ms over 1,000.
+    for (int i = 1; i <= 20; i++) {
+      Sample s = Runs.sample(i, "run", 100, 0.5);
+      long reads = i == 19 ? 3_000 : i == 20 ? 1_000 : 50;
+      double ms = i == 19 ? 0.1 : i == 20 ? 0.4 : 9.0;
+      samples.add(new Sample(s.elapsedSeconds(), s.phase(), s.operations(), s.throughput(),
+          s.fastHitRate(), s.p50GetMicros(), s.p99GetMicros(), s.promotedByFlushBytes(),
+          s.promotedByCompactionBytes(), s.retainedBytes(), s.demotedBytes(),
+          s.fastCompactionBytes(), s.slowCompactionBytes(), s.raltBytes(), s.raltCpuShare(),
+          s.rssBytes(), s.hotSetLimitBytes(), s.ioBytes(), reads, ms, i == 20 ? 0 : -1,
+          Double.NaN));
+    }
+
+    assertEquals(0.175, Summary.deviceReadMillis(samples, Sample::fastDeviceReads,
+        Sample::fastDeviceReadMillis), 1e-12);
+    assertTrue(Double.isNaN(Summary.deviceReadMillis(samples, Sample::slowDeviceReads,
+        Sample::slowDeviceReadMillis)));
+    Map<String, String> row = Summary.row(Runs.run("hotrap", "ro-hotspot5", 1024, 100, samples));
+    assertEquals("0.175", row.get("fast_device_read_ms"));
+    assertEquals("", row.get("slow_device_read_ms"));
   }
 
   @Test
