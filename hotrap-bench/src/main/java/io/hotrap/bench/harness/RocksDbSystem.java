@@ -63,13 +63,13 @@ final class RocksDbSystem implements BenchSystem {
       LRUCache cache = track(o.newBlockCache());
       BloomFilter filter = track(new BloomFilter(o.bloomBitsPerKey()));
       BlockBasedTableConfig table = RocksDbSystem.tableConfig(o, cache, filter);
-      if (tiered) {
-        // As HotRAP's slow tier (TierConfig.slow): index and filter blocks stay with the table
-        // readers, RocksDB's default. In the block cache they no longer fit once the slow levels
-        // grow: at a 256 MiB budget (2.8 GiB of data, 8 MiB cache) each slow get read the slow
-        // disk 2.64 times (docs/results/NOTES.md, "The paper profile's budget: 256 MiB").
-        table.setCacheIndexAndFilterBlocks(false);
-      }
+      // As HotRAP's slow tier (TierConfig.slow): index and filter blocks stay with the table
+      // readers, RocksDB's default, for both layouts: in the block cache they no longer fit once
+      // the data outgrows it. At a 256 MiB budget (2.8 GiB of data, 8 MiB cache) each slow get of
+      // rocksdb-tiered read the slow disk 2.64 times, and each get of rocksdb-fd read its disk
+      // 2.56 times (docs/results/NOTES.md, "The paper profile's budget: 256 MiB" and
+      // "rocksdb-fd and the ablations at 256 MiB").
+      table.setCacheIndexAndFilterBlocks(false);
       statistics = track(new Statistics());
       statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
       Options options = track(new Options()

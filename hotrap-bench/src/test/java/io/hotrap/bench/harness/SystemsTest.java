@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.rocksdb.TickerType;
 
 class SystemsTest {
   static final long BUDGET = 4L << 20;
@@ -86,6 +87,29 @@ class SystemsTest {
       assertEquals(100, c.gets());
       assertEquals(100, c.fastGets());
       assertTrue(c.fastCompactionBytes() > 0, "the flush counts as fast-tier output: " + c);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"rocksdb-fd", "rocksdb-tiered"})
+  void rocksDbKeepsIndexAndFilterBlocksWithTheTableReadersAndOnlyDataInTheBlockCache(
+      String name) {
+    int records = (int) (6 * BUDGET / 1000);
+    try (BenchSystem s = Systems.open(name, config())) {
+      byte[] value = new byte[1000];
+      new Random(2).nextBytes(value);
+      for (int i = 0; i < records; i++) {
+        s.put(Keys.key(i), value);
+      }
+      s.settle();
+      for (int i = 0; i < records; i += 3) {
+        assertArrayEquals(value, s.get(Keys.key(i)));
+      }
+      RocksDbSystem rocks = (RocksDbSystem) s;
+      assertTrue(rocks.ticker(TickerType.BLOCK_CACHE_DATA_ADD) > 0, "data blocks are cached");
+      assertEquals(0, rocks.ticker(TickerType.BLOCK_CACHE_INDEX_ADD), "index blocks in the cache");
+      assertEquals(0, rocks.ticker(TickerType.BLOCK_CACHE_FILTER_ADD),
+          "filter blocks in the cache");
     }
   }
 
