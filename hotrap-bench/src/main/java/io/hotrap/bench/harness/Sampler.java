@@ -19,10 +19,11 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Takes one {@link Sample} per second of a run phase on a thread of its own: operations and gets
  * from the clients' counters and the system's, latency percentiles from the recorder, the data
- * blocks the clients' gets found in or missed from the block cache ({@link BlockCacheProbe}), resident
- * memory from {@code /proc/self/status}, the reads and read service time of the block devices under
- * the two tiers ({@link BlockDeviceStat}: the whole device's, every process's), and RALT's share of the process's CPU time from the CPU
- * time of its thread (named {@code ralt-*}). Samples are read after {@link #stop()}.
+ * blocks the clients' gets found in or missed from the block cache ({@link BlockCacheProbe}),
+ * resident memory from {@code /proc/self/status}, the reads and read service time of the block
+ * devices under the two tiers ({@link BlockDeviceStat}: the whole device's, every process's), and
+ * RALT's share of the process's CPU time from the CPU time of its thread (named {@code ralt-*}).
+ * Samples are read after {@link #stop()}.
  */
 final class Sampler {
   private static final String RALT_THREAD_PREFIX = "ralt-";
