@@ -112,7 +112,7 @@ public final class Runner {
     report(slowReads, info);
     FlashResult flash = flashResult(flashBefore, system.flash());
     List<Sample> samples = sampler.samples();
-    int finalCount = Math.max(1, (int) Math.ceil(samples.size() * FINAL_SHARE));
+    int finalCount = Summary.finalWindow(samples.size());
     double throughput = 0;
     long fastGets = 0;
     long gets = 0;

@@ -49,6 +49,11 @@ public final class Summary {
   /** The share of a run, at its end, over which its throughput and device latencies are taken. */
   public static final double FINAL_SHARE = 0.1;
 
+  /** How many of a run's {@code samples} seconds make its final {@link #FINAL_SHARE}: at least one. */
+  public static int finalWindow(int samples) {
+    return Math.max(1, (int) Math.ceil(samples * FINAL_SHARE));
+  }
+
   public static final List<String> COLUMNS = List.of(
       "system",
       "workload",
@@ -212,7 +217,7 @@ public final class Summary {
    */
   static double deviceReadMillis(List<Sample> samples, ToLongFunction<Sample> reads,
       ToDoubleFunction<Sample> millis) {
-    int window = Math.max(1, (int) Math.ceil(samples.size() * FINAL_SHARE));
+    int window = finalWindow(samples.size());
     double weighted = 0;
     long total = 0;
     for (Sample s : samples.subList(Math.max(0, samples.size() - window), samples.size())) {

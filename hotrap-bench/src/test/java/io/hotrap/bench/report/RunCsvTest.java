@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -167,16 +168,7 @@ class RunCsvTest {
     Path file = dir.resolve("run.csv");
     RunResult run = Runs.run("hotrap", "ro-hotspot5", 1024, 500.0);
     RunCsv.write(run, file);
-    List<String> lines = new ArrayList<>(Files.readAllLines(file));
-    int header = lines.indexOf(String.join(",", RunCsv.SAMPLE_COLUMNS));
-    int column = RunCsv.SAMPLE_COLUMNS.indexOf("io_bytes");
-    assertTrue(header > 0 && column >= 0, lines.toString());
-    for (int i = header; i < lines.size(); i++) {
-      List<String> fields = new ArrayList<>(List.of(lines.get(i).split(",", -1)));
-      fields.remove(column);
-      lines.set(i, String.join(",", fields));
-    }
-    Files.write(file, lines);
+    dropColumns(file, List.of("io_bytes"));
 
     RunResult read = RunCsv.read(file);
 
@@ -199,15 +191,11 @@ class RunCsvTest {
     assertEquals(0.125, read.last().fastDeviceReadMillis());
     assertEquals(1_600 + (long) run.last().elapsedSeconds(), read.last().slowDeviceReads());
 
-    List<String> lines = new ArrayList<>(Files.readAllLines(file));
-    int header = lines.indexOf(String.join(",", RunCsv.SAMPLE_COLUMNS));
-    int first = RunCsv.SAMPLE_COLUMNS.indexOf("fast_device_reads");
-    assertEquals(RunCsv.SAMPLE_COLUMNS.size() - 4, first);
-    for (int i = header; i < lines.size(); i++) {
-      List<String> fields = List.of(lines.get(i).split(",", -1));
-      lines.set(i, String.join(",", fields.subList(0, first)));
-    }
-    Files.write(file, lines);
+    // The device columns come last, so older readers' column positions are unchanged.
+    assertEquals(RunCsv.SAMPLE_COLUMNS.size() - 4,
+        RunCsv.SAMPLE_COLUMNS.indexOf("fast_device_reads"));
+    dropColumns(file, List.of("fast_device_reads", "fast_device_read_millis",
+        "slow_device_reads", "slow_device_read_millis"));
 
     read = RunCsv.read(file);
 
@@ -306,5 +294,27 @@ class RunCsvTest {
         () -> RunCsv.write(run, dir.resolve("run.csv")));
 
     assertEquals("slow_disk must be one line but was \"loop7\n500 IOPS\"", e.getMessage());
+  }
+
+  /** Rewrites a run file without the named sample columns, as a file written before them. */
+  private static void dropColumns(Path file, List<String> columns) throws IOException {
+    List<String> lines = new ArrayList<>(Files.readAllLines(file));
+    int header = lines.indexOf(String.join(",", RunCsv.SAMPLE_COLUMNS));
+    assertTrue(header > 0, lines.toString());
+    List<Integer> drop = new ArrayList<>();
+    for (String c : columns) {
+      int i = RunCsv.SAMPLE_COLUMNS.indexOf(c);
+      assertTrue(i >= 0, "no column " + c);
+      drop.add(i);
+    }
+    drop.sort(Comparator.reverseOrder());
+    for (int i = header; i < lines.size(); i++) {
+      List<String> fields = new ArrayList<>(List.of(lines.get(i).split(",", -1)));
+      for (int c : drop) {
+        fields.remove(c);
+      }
+      lines.set(i, String.join(",", fields));
+    }
+    Files.write(file, lines);
   }
 }
