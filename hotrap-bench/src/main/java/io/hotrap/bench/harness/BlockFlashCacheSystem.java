@@ -26,6 +26,7 @@ import org.rocksdb.PerfContext;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
+import org.rocksdb.TickerType;
 import org.rocksdb.StatsLevel;
 import org.rocksdb.WriteOptions;
 
@@ -61,14 +62,13 @@ import org.rocksdb.WriteOptions;
  * read, and under the 10% updates of SAS-Cache's mix those outnumbered the gets' own misses, which
  * put the overall hit ratio at 0. Thread-safe.
  */
-final class BlockFlashCacheSystem implements BenchSystem {
+final class BlockFlashCacheSystem implements BenchSystem, TickerSource {
   static {
     HotRapDB.loadNativeLibrary(); // before the native option objects below are created
   }
 
   /** As in the store's own block cache ({@link HotRapOptions#newBlockCache()}). */
   private static final double BLOCK_CACHE_HIGH_PRIORITY_RATIO = 0.5;
-  /** Each client thread's perf context, counting (see the class javadoc). */
   /** The most reads the prefetch hints by (a power of two). */
   private static final int PREFETCH_HINT_SLOTS = 1 << 16;
   /** A file of the harness's sizes is read whole by the first seek. */
@@ -269,6 +269,11 @@ final class BlockFlashCacheSystem implements BenchSystem {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  @Override
+  public long ticker(TickerType ticker) {
+    return statistics.getTickerCount(ticker);
   }
 
   @Override

@@ -81,7 +81,7 @@ import org.rocksdb.WriteOptions;
  *
  * <p>Thread-safe.
  */
-final class FlashCacheSystem implements BenchSystem {
+final class FlashCacheSystem implements BenchSystem, TickerSource {
   /** The three shapes. */
   enum Kind { PLAIN, SAS, PERSISTENT }
 
@@ -388,6 +388,11 @@ final class FlashCacheSystem implements BenchSystem {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  @Override
+  public long ticker(TickerType ticker) {
+    return statistics.getTickerCount(ticker);
   }
 
   @Override

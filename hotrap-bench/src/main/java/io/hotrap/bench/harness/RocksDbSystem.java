@@ -36,7 +36,7 @@ import org.rocksdb.TickerType;
  *       the table readers, as those of HotRAP's slow tier do.
  * </ul>
  */
-final class RocksDbSystem implements BenchSystem {
+final class RocksDbSystem implements BenchSystem, TickerSource {
   /** Ratio of adjacent level sizes, RocksDB's default. */
   private static final int LEVEL_MULTIPLIER = 10;
   /** Memtables per column family, as in each of HotRAP's tiers. */
@@ -63,13 +63,6 @@ final class RocksDbSystem implements BenchSystem {
       LRUCache cache = track(o.newBlockCache());
       BloomFilter filter = track(new BloomFilter(o.bloomBitsPerKey()));
       BlockBasedTableConfig table = RocksDbSystem.tableConfig(o, cache, filter);
-      // As HotRAP's slow tier (TierConfig.slow): index and filter blocks stay with the table
-      // readers, RocksDB's default, for both layouts: in the block cache they no longer fit once
-      // the data outgrows it. At a 256 MiB budget (2.8 GiB of data, 8 MiB cache) each slow get of
-      // rocksdb-tiered read the slow disk 2.64 times, and each get of rocksdb-fd read its disk
-      // 2.56 times (docs/results/NOTES.md, "The paper profile's budget: 256 MiB" and
-      // "rocksdb-fd and the ablations at 256 MiB").
-      table.setCacheIndexAndFilterBlocks(false);
       statistics = track(new Statistics());
       statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
       Options options = track(new Options()
@@ -150,23 +143,31 @@ final class RocksDbSystem implements BenchSystem {
   }
 
   /**
-   * Flushes {@code db} and waits until no flush or compaction runs or is pending. RocksJava has no
-   * wait-for-compactions call, so this polls RocksDB's properties (at most an hour).
-   */
-  /**
-   * The block-based table settings every RocksDB-based bench system shares with the fast tier:
-   * block size, Bloom filter, index and filter blocks cached at high priority, L0's pinned.
+   * The block-based table settings of every RocksDB-based bench system ({@code rocksdb-fd},
+   * {@code rocksdb-tiered} and the flash-cache systems): the fast tier's block size and Bloom
+   * filter, data blocks in {@code cache}, index and filter blocks with the table readers.
+   *
+   * <p>The last is HotRAP's slow tier's setting ({@code TierConfig.slow}) and RocksDB's default.
+   * These systems keep the whole data set, 11 times the budget, under one block cache of a few
+   * MiB, which cannot hold its index and filter blocks once the data outgrows it: at a 256 MiB
+   * budget (2.8 GiB of data, 8 MiB cache) with the blocks cached, each slow get of {@code
+   * rocksdb-tiered} read the slow disk 2.64 times and each get of {@code rocksdb-fd} read its disk
+   * 2.56 times (docs/results/NOTES.md, "The paper profile's budget: 256 MiB" and "rocksdb-fd and
+   * the ablations at 256 MiB"). The flash caches would pay the same misses, on the slow disk or
+   * in the cache.
    */
   static BlockBasedTableConfig tableConfig(HotRapOptions o, org.rocksdb.Cache cache, BloomFilter filter) {
     return new BlockBasedTableConfig()
         .setBlockCache(cache)
         .setBlockSize(o.fastBlockSize())
         .setFilterPolicy(filter)
-        .setCacheIndexAndFilterBlocks(true)
-        .setCacheIndexAndFilterBlocksWithHighPriority(true)
-        .setPinL0FilterAndIndexBlocksInCache(true);
+        .setCacheIndexAndFilterBlocks(false);
   }
 
+  /**
+   * Flushes {@code db} and waits until no flush or compaction runs or is pending. RocksJava has no
+   * wait-for-compactions call, so this polls RocksDB's properties (at most an hour).
+   */
   static void settle(RocksDB db, FlushOptions flushOptions) {
     try {
       db.flush(flushOptions);
@@ -207,8 +208,8 @@ final class RocksDbSystem implements BenchSystem {
     return new Counters(total, Math.min(fast, total), 0, 0, 0, 0, fastWritten, slowWritten, 0, 0);
   }
 
-  /** RocksDB's statistics ticker {@code ticker}, counted since the system was opened. */
-  long ticker(TickerType ticker) {
+  @Override
+  public long ticker(TickerType ticker) {
     return statistics.getTickerCount(ticker);
   }
 

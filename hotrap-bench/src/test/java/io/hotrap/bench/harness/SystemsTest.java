@@ -91,7 +91,8 @@ class SystemsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"rocksdb-fd", "rocksdb-tiered"})
+  @ValueSource(strings = {"rocksdb-fd", "rocksdb-tiered", "rocksdb-sc", "sas-cache",
+      "sas-cache-rec"})
   void rocksDbKeepsIndexAndFilterBlocksWithTheTableReadersAndOnlyDataInTheBlockCache(
       String name) {
     int records = (int) (6 * BUDGET / 1000);
@@ -105,7 +106,7 @@ class SystemsTest {
       for (int i = 0; i < records; i += 3) {
         assertArrayEquals(value, s.get(Keys.key(i)));
       }
-      RocksDbSystem rocks = (RocksDbSystem) s;
+      TickerSource rocks = (TickerSource) s;
       assertTrue(rocks.ticker(TickerType.BLOCK_CACHE_DATA_ADD) > 0, "data blocks are cached");
       assertEquals(0, rocks.ticker(TickerType.BLOCK_CACHE_INDEX_ADD), "index blocks in the cache");
       assertEquals(0, rocks.ticker(TickerType.BLOCK_CACHE_FILTER_ADD),
