@@ -17,8 +17,9 @@ import org.rocksdb.RocksDB;
  * also count background reads, and {@code HotRapDB} keeps its RocksDB, its block cache and its
  * (absent) statistics to itself, so the harness could not read them for HotRAP anyway.
  *
- * <p>Index and filter blocks are left out: both systems cache them with high priority and pin
- * those of L0, so their near-certain hits would hide how the data blocks fare. A hit is
+ * <p>Index and filter blocks are left out: HotRAP's fast tier caches them with high priority and
+ * pins those of L0, so their near-certain hits would hide how the data blocks fare, and the
+ * RocksDB-based systems keep them with their table readers ({@link RocksDbSystem#tableConfig}). A hit is
  * {@code block_cache_hit_count} less its index and filter hits; a miss is
  * {@code block_read_count} less the index, filter and compression-dictionary reads.
  *
