@@ -19,8 +19,8 @@ import org.rocksdb.RocksDB;
  *
  * <p>Index and filter blocks are left out: HotRAP's fast tier caches them with high priority and
  * pins those of L0, so their near-certain hits would hide how the data blocks fare, and the
- * RocksDB-based systems keep them with their table readers ({@link RocksDbSystem#tableConfig}). A hit is
- * {@code block_cache_hit_count} less its index and filter hits; a miss is
+ * RocksDB-based systems keep them with their table readers ({@link RocksDbSystem#tableConfig}).
+ * A hit is {@code block_cache_hit_count} less its index and filter hits; a miss is
  * {@code block_read_count} less the index, filter and compression-dictionary reads.
  *
  * <p>A probe belongs to the thread that made it; {@link Totals} are thread-safe. Counting costs a

@@ -26,8 +26,8 @@ import org.rocksdb.PerfContext;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
-import org.rocksdb.TickerType;
 import org.rocksdb.StatsLevel;
+import org.rocksdb.TickerType;
 import org.rocksdb.WriteOptions;
 
 /**

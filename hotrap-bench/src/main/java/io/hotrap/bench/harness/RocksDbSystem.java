@@ -24,7 +24,8 @@ import org.rocksdb.TickerType;
 
 /**
  * Plain RocksDB, one column family, with the settings HotRAP's tiers use (block cache, write
- * buffer, file size, block size, Bloom filter, background jobs, direct I/O).
+ * buffer, file size, block size, Bloom filter, background jobs, direct I/O); index and filter
+ * blocks stay with the table readers ({@link #tableConfig}).
  *
  * <ul>
  *   <li>{@code rocksdb-fd}: everything on the fast disk, no budget — the upper bound.
@@ -32,8 +33,7 @@ import org.rocksdb.TickerType;
  *       directory]; RocksDB places whole levels by their target sizes (the paper's RocksDB-fat).
  *       L1's target is half the budget and RocksDB counts L0 as large as L1, so L0 and L1 fill the
  *       fast path and L2 onwards go to the slow one; a get is a fast hit when RocksDB found it in a
- *       memtable, L0 or L1 (its per-level get tickers). Its index and filter blocks stay with
- *       the table readers, as those of HotRAP's slow tier do.
+ *       memtable, L0 or L1 (its per-level get tickers).
  * </ul>
  */
 final class RocksDbSystem implements BenchSystem, TickerSource {
@@ -156,7 +156,8 @@ final class RocksDbSystem implements BenchSystem, TickerSource {
    * the ablations at 256 MiB"). The flash caches would pay the same misses, on the slow disk or
    * in the cache.
    */
-  static BlockBasedTableConfig tableConfig(HotRapOptions o, org.rocksdb.Cache cache, BloomFilter filter) {
+  static BlockBasedTableConfig tableConfig(HotRapOptions o, org.rocksdb.Cache cache,
+      BloomFilter filter) {
     return new BlockBasedTableConfig()
         .setBlockCache(cache)
         .setBlockSize(o.fastBlockSize())
