@@ -111,6 +111,7 @@ final class OptionsTemplate {
         .alpha(t.alpha())
         .tickPeriodBytes(t.tickPeriodBytes())
         .beta(t.beta())
+        .hotSetBeta(t.hotSetBeta())
         .bloomBitsPerKey(t.bloomBitsPerKey())
         .blockBytes(t.blockBytes())
         .bufferBytes(t.bufferBytes())

@@ -26,7 +26,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <em>hot set</em> is the highest-ranked records whose hot sizes (key + value length) fit the hot-set
  * limit; stable records (accessed repeatedly, Algorithm 1) rank above all others, and until the first
  * eviction only stable records are hot. When the hot set or the files outgrow their limits — and once
- * every decay period R — an eviction samples ranks, keeps the best {@code 1 − β} of each limit, merges
+ * every decay period R — an eviction samples ranks, keeps the best {@code 1 − β} of the physical limit
+ * and {@code 1 − hotSetBeta} of the hot-set limit hot, merges
  * everything into one run and, with auto-tuning on, sets both limits from the stable records' size.
  *
  * <p>Hotness is decided when a record is written and stored with it: each file keeps a Bloom filter of
@@ -869,7 +870,7 @@ public final class Ralt implements AutoCloseable {
 
   private void evict(Version v) throws IOException {
     long now = flushedClock;
-    long hotTarget = (long) ((1 - options.beta()) * hotSetLimit);
+    long hotTarget = (long) ((1 - options.hotSetBeta()) * hotSetLimit);
     // The target leaves the eviction reserve free, so the next eviction is not due at once.
     long physicalTarget = (long) ((1 - options.beta()) * (physicalLimit - evictionReserve(v)));
     EvictionPlanner.Plan plan = EvictionPlanner.plan(v, clock, now, hotTarget, physicalTarget,

@@ -38,6 +38,9 @@ class RaltOptionsTest {
         bad("beta", 0.0, b -> b.beta(0)),
         bad("beta", 1.0, b -> b.beta(1)),
         bad("beta", Double.NaN, b -> b.beta(Double.NaN)),
+        bad("hotSetBeta", 0.0, b -> b.hotSetBeta(0)),
+        bad("hotSetBeta", 1.0, b -> b.hotSetBeta(1)),
+        bad("hotSetBeta", Double.NaN, b -> b.hotSetBeta(Double.NaN)),
         bad("bloomBitsPerKey", 0, b -> b.bloomBitsPerKey(0)),
         bad("bloomBitsPerKey", 65, b -> b.bloomBitsPerKey(65)),
         bad("blockBytes", 255, b -> b.blockBytes(255)),
@@ -112,6 +115,7 @@ class RaltOptionsTest {
     RaltOptions o = RaltOptions.builder().directory(DIR).fastDiskBytes(fd).build();
     assertEquals(0.999, o.alpha());
     assertEquals(0.1, o.beta());
+    assertEquals(0.025, o.hotSetBeta());
     assertEquals((long) (0.1 * fd), o.tickPeriodBytes());
     assertEquals((long) (0.5 * fd), o.initialHotSetLimit());
     assertEquals((long) (0.15 * fd), o.initialPhysicalLimit());

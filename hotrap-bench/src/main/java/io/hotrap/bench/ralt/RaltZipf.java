@@ -14,7 +14,9 @@ import java.util.List;
  * RALT alone learning a Zipfian (s = 0.99) stream from empty, driven as {@link RaltStages} drives
  * it: per window, the share of accesses whose key was hot just before, the hot-set limit and the
  * stable bytes. Shows how fast the hot set grows towards its ceiling; {@code --unstable-share}
- * sets {@code RaltOptions.unstableShareOfStable} ({@code Infinity}: the paper's fixed room).
+ * sets {@code RaltOptions.unstableShareOfStable} ({@code Infinity}: the paper's fixed room),
+ * {@code --hot-set-beta} the share of the hot-set limit an eviction cuts. The last line gives RALT's
+ * statistics: its evictions and the bytes it read and wrote.
  */
 public final class RaltZipf {
 
@@ -24,7 +26,7 @@ public final class RaltZipf {
 
   public static void run(List<String> argv, PrintStream out) {
     Args args = Args.parse("ralt-zipf", argv, "dir", "keys", "accesses", "fast-disk-mib",
-        "window", "seed", "unstable-share");
+        "window", "seed", "unstable-share", "hot-set-beta");
     Path dir = args.getPath("dir", DEFAULT_DIR);
     int keyCount = args.getInt("keys", 2_883_584);
     long accesses = args.getLong("accesses", 6_000_000);
@@ -33,16 +35,18 @@ public final class RaltZipf {
     long seed = args.getLong("seed", 1);
     double share = args.getDouble("unstable-share",
         io.hotrap.ralt.RaltOptions.DEFAULT_UNSTABLE_SHARE_OF_STABLE);
+    double hotSetBeta = args.getDouble("hot-set-beta",
+        io.hotrap.ralt.RaltOptions.DEFAULT_HOT_SET_BETA);
     RaltStages.checkWindow(window, accesses, keyCount);
     Directories.fresh(dir);
     byte[][] keys = Keys.keys(keyCount);
     AccessStream stream = AccessStream.zipfian(keyCount, 0.99, seed);
     out.printf("RALT learning Zipf 0.99 over %,d keys of %d bytes, %,d accesses, fast disk %s,"
-            + " unstable share %s%n", keyCount, RaltWorkload.RECORD_BYTES, accesses,
-        RaltWorkload.bytes(fastDisk), share);
+            + " unstable share %s, hot-set cut %s%n", keyCount, RaltWorkload.RECORD_BYTES, accesses,
+        RaltWorkload.bytes(fastDisk), share, hotSetBeta);
     out.printf("%12s %8s %12s %12s%n", "accesses", "hit", "limit", "stable");
     try (Ralt ralt = Ralt.open(RaltWorkload.options(dir, fastDisk)
-        .unstableShareOfStable(share).build())) {
+        .unstableShareOfStable(share).hotSetBeta(hotSetBeta).build())) {
       long hits = 0;
       for (long i = 0; i < accesses; i++) {
         byte[] key = keys[stream.next()];
@@ -61,6 +65,7 @@ public final class RaltZipf {
           hits = 0;
         }
       }
+      out.println(ralt.stats());
     }
   }
 }
