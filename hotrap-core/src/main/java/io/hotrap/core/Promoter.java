@@ -370,11 +370,9 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
   }
 
   /**
-   * Hot bytes (key + value) of records that came back which one check may take as hot: what RALT's
-   * hot set can still grow to hold — up to R_hs with auto-tuning, else up to its fixed limit. When
-   * the reads' hot set is larger than that, RALT keeps only part of it hot, retention demotes the
-   * rest, and promoting the rest would only feed a loop of promotion and demotion that crowds user
-   * writes out of the fast tier.
+   * Hot bytes (key + value) of records that came back which one check may take as hot
+   * ({@link PromotionPolicy#returnRoom}), against RALT's cap: R_hs with auto-tuning, else its fixed
+   * limit.
    */
   private long returnRoom() {
     if (!tracker.available()) {
@@ -382,7 +380,7 @@ final class Promoter implements CommitGate.PromotionInvalidator, PromotionByComp
     }
     long cap = options.raltOptions().autoTuning()
         ? options.raltOptions().maxHotSetLimit() : tracker.hotSetLimit();
-    return Math.max(0, cap - tracker.hotSetBytes());
+    return PromotionPolicy.returnRoom(cap, tracker.hotSetBytes());
   }
 
   /** Promotion by compaction of a migrated range (DESIGN.md §7 step 3). */

@@ -74,6 +74,18 @@ class PromotionPolicyTest {
   }
 
   @Test
+  void theReturnRoomIsWhatTheHotSetCanStillGrowToHoldAndAtLeastATenthOfTheCap() {
+    long cap = 1_000_000;
+    assertEquals(cap, PromotionPolicy.returnRoom(cap, 0));
+    assertEquals(400_000, PromotionPolicy.returnRoom(cap, 600_000));
+    assertEquals(100_000, PromotionPolicy.returnRoom(cap, 900_000));
+    assertEquals(100_000, PromotionPolicy.returnRoom(cap, 975_000),
+        "a hot set at its limit still leaves returns a tenth of the cap");
+    assertEquals(100_000, PromotionPolicy.returnRoom(cap, 1_200_000),
+        "a hot set over the cap, between an overflow and its eviction");
+  }
+
+  @Test
   void returnsPutBackUnreadRideAlongButDoNotMakeAPromotion() {
     List<Candidate<String>> table = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
