@@ -37,7 +37,8 @@ class OptionsTemplateTest {
         .promotionCacheBytes(100_000).maxPromotedRecordBytes(1000)
         .maxKeyBytes(1000).maxValueBytes(2000).syncWrites(true).lockStripes(64)
         .meterRegistry(new SimpleMeterRegistry())
-        .ralt(r -> r.alpha(0.5).beta(0.2).hotSetBeta(0.05).autoTuning(false).levelSizeRatio(4).evictionSampleBlocks(7))
+        .ralt(r -> r.alpha(0.5).beta(0.2).hotSetBeta(0.05).autoTuning(false).levelSizeRatio(4)
+            .evictionSampleBlocks(7))
         .build();
     HotRapOptions copy = OptionsTemplate.of(template)
         .optionsFor(Path.of("/task/fast"), Path.of("/task/slow"), null);

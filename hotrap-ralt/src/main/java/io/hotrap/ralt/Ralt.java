@@ -26,9 +26,9 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <em>hot set</em> is the highest-ranked records whose hot sizes (key + value length) fit the hot-set
  * limit; stable records (accessed repeatedly, Algorithm 1) rank above all others, and until the first
  * eviction only stable records are hot. When the hot set or the files outgrow their limits — and once
- * every decay period R — an eviction samples ranks, keeps the best {@code 1 − β} of the physical limit
- * and {@code 1 − hotSetBeta} of the hot-set limit hot, merges
- * everything into one run and, with auto-tuning on, sets both limits from the stable records' size.
+ * every decay period R — an eviction samples ranks, keeps the best {@code 1 − β} of the physical
+ * limit and keeps {@code 1 − hotSetBeta} of the hot-set limit hot, merges everything into one run
+ * and, with auto-tuning on, sets both limits from the stable records' size.
  *
  * <p>Hotness is decided when a record is written and stored with it: each file keeps a Bloom filter of
  * its hot keys and prefix sums of hot bytes per block, in memory. So {@link #isHot} and

@@ -291,7 +291,8 @@ public final class RaltOptions {
   public String toString() {
     return "RaltOptions{directory=" + directory + ", fastDiskBytes=" + fastDiskBytes
         + ", alpha=" + alpha + ", tickPeriodBytes=" + tickPeriodBytes + ", beta=" + beta
-        + ", hotSetBeta=" + hotSetBeta        + ", bloomBitsPerKey=" + bloomBitsPerKey + ", blockBytes=" + blockBytes
+        + ", hotSetBeta=" + hotSetBeta
+        + ", bloomBitsPerKey=" + bloomBitsPerKey + ", blockBytes=" + blockBytes
         + ", bufferBytes=" + bufferBytes + ", segmentBytes=" + segmentBytes
         + ", initialHotSetLimit=" + initialHotSetLimit + ", initialPhysicalLimit=" + initialPhysicalLimit
         + ", autoTuning=" + autoTuning + ", deltaC=" + deltaC + ", cMax=" + cMax

@@ -5,6 +5,7 @@ import io.hotrap.bench.Directories;
 import io.hotrap.bench.workload.AccessStream;
 import io.hotrap.bench.workload.Keys;
 import io.hotrap.ralt.Ralt;
+import io.hotrap.ralt.RaltOptions;
 import io.hotrap.ralt.RaltStats;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -33,10 +34,8 @@ public final class RaltZipf {
     long fastDisk = args.getLong("fast-disk-mib", 256) << 20;
     int window = args.getInt("window", 250_000);
     long seed = args.getLong("seed", 1);
-    double share = args.getDouble("unstable-share",
-        io.hotrap.ralt.RaltOptions.DEFAULT_UNSTABLE_SHARE_OF_STABLE);
-    double hotSetBeta = args.getDouble("hot-set-beta",
-        io.hotrap.ralt.RaltOptions.DEFAULT_HOT_SET_BETA);
+    double share = args.getDouble("unstable-share", RaltOptions.DEFAULT_UNSTABLE_SHARE_OF_STABLE);
+    double hotSetBeta = args.getDouble("hot-set-beta", RaltOptions.DEFAULT_HOT_SET_BETA);
     RaltStages.checkWindow(window, accesses, keyCount);
     Directories.fresh(dir);
     byte[][] keys = Keys.keys(keyCount);
