@@ -53,7 +53,11 @@ import org.rocksdb.WriteOptions;
  * quarters of it and its stop trigger all of it, in write buffers ({@link TierConfig#fast}). So
  * the flush of new data happens in RAM, and the fast disk receives new data for the first time as
  * the output of an L0 compaction: the seed's saving with m = 0. Levels below L0 cannot live in RAM:
- * after a machine loss, RocksDB's recovery accepts a version missing L0 files only (below).
+ * after a machine loss, RocksDB's recovery accepts a version missing L0 files only (below). RocksDB
+ * also turns {@code level_compaction_dynamic_level_bytes} off for a column family with more than
+ * one path, so the levels below L0 have fixed targets (the base level, then ×3 per level), where
+ * a fast tier without a memory tier sizes them from its last level. They write more per byte that
+ * passes, and that costs back most of the flush the memory tier saves (docs/results/NOTES.md).
  *
  * <h2>Durability</h2>
  *
