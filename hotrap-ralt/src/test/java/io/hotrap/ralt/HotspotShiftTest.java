@@ -21,8 +21,12 @@ class HotspotShiftTest {
 
   @Test
   void theShiftedHotspotTakesTheHotSetBeforeTheOldCountersRunOut() {
-    // R_hs = 0.7·FD holds one hotspot (2,000 records of 1 KiB) but not two.
-    RaltOptions options = RaltOptions.builder().directory(dir).fastDiskBytes(3L << 20).build();
+    // R_hs = 0.7·FD holds one hotspot (2,000 records of 1 KiB) but not two. An eviction cuts the
+    // hot set by the paper's β here: the default cut (RaltOptions.DEFAULT_HOT_SET_BETA, 0.025)
+    // lets the old records leave a few at a time, and at the check 690 of them were still hot
+    // beside 1,295 new ones, which this test's bound does not accept.
+    RaltOptions options = RaltOptions.builder().directory(dir).fastDiskBytes(3L << 20)
+        .hotSetBeta(RaltOptions.DEFAULT_BETA).build();
     byte[][] keys = AccessStreams.keys(KEYS);
     SplittableRandom random = new SplittableRandom(11);
     try (Ralt ralt = Ralt.open(options)) {
@@ -39,12 +43,11 @@ class HotspotShiftTest {
         oldHot += ralt.isHot(keys[i]) ? 1 : 0;
       }
       // Ranked by score the old hotspot held the hot set: 1 of 2,000 new keys hot, 1,936 old ones.
-      // Now 1,295 new and 690 old: an eviction cuts the hot set to 0.975 of its limit
-      // (RaltOptions.hotSetBeta), so the old records leave a few at a time.
+      // With the cut at β: 1,300 new and 520 old.
       String state = "new hotspot hot: " + newHot + " of " + HOT + " after " + shifted
           + " accesses; old still hot: " + oldHot + "; " + ralt.stats();
       assertTrue(newHot >= 0.5 * HOT, state);
-      assertTrue(oldHot < 0.4 * HOT, state);
+      assertTrue(oldHot < newHot / 2, state);
     }
   }
 
@@ -53,7 +56,7 @@ class HotspotShiftTest {
    * reported missed when RALT did not have its key hot, as the store reports fast-tier misses.
    * Every 2,000 accesses the buffer is flushed and RALT's background work awaited, so that its
    * evictions happen at the same points of the stream in every run: left to the thread's timing,
-   * the old hotspot's share after the shift varied from 537 to 761 records.
+   * the old hotspot's share after the shift varied from 537 to 761 records with the default cut.
    */
   private static void access(Ralt ralt, byte[][] keys, SplittableRandom random, int first,
       long count) {
