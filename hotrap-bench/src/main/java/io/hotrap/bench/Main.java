@@ -43,7 +43,7 @@ public final class Main {
       "  ralt-zipf    RALT alone learning a Zipf 0.99 stream: hit rate, limit, stable per window",
       "               [--dir hotrap-data/ralt-zipf] [--keys 2883584] [--accesses 6000000]",
       "               [--fast-disk-mib 256] [--window 250000] [--seed 1] [--unstable-share 0.15]",
-      "               [--hot-set-beta 0.025]",
+      "               [--hot-set-beta 0.025] [--value-bytes 1000] [--max-unstable-mib 0.1·R_hs]",
       "  ralt-wa      RALT bytes written per access on hotspot-5%, Zipfian and uniform streams",
       "               [--dir hotrap-data/ralt-wa] [--keys 1000000] [--accesses 5000000]",
       "               [--fast-disk-mib 200] [--streams hotspot5,zipfian,uniform]",

@@ -187,6 +187,20 @@ class MainTest {
     assertTrue(hits.get(3) > hits.get(0), o.out());
   }
 
+  /** --value-bytes sets the records' size; a negative size or D_hs is refused in one line. */
+  @Test
+  void raltZipfTakesTheValueLengthAndRefusesNegativeSizes() {
+    Outcome o = run("ralt-zipf", "--dir", tmp.resolve("rz200").toString(), "--keys", "20000",
+        "--accesses", "50000", "--window", "50000", "--fast-disk-mib", "4", "--value-bytes", "176",
+        "--max-unstable-mib", "1");
+    assertEquals(0, o.code(), o.err());
+    assertTrue(o.out().contains("20,000 keys of 200 bytes"), o.out());
+    assertOneLineUsageError(run("ralt-zipf", "--dir", tmp.resolve("rzv").toString(),
+        "--value-bytes", "-1"), "--value-bytes must be >= 0");
+    assertOneLineUsageError(run("ralt-zipf", "--dir", tmp.resolve("rzm").toString(),
+        "--max-unstable-mib", "-2"), "--max-unstable-mib must be >= 0");
+  }
+
   @Test
   void versionPrintsTheProjectVersionBeforeAndAfterTheCommand() {
     for (String[] args : List.of(new String[] {"--version"}, new String[] {"-V"},

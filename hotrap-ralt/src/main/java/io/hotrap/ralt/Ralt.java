@@ -43,8 +43,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * A key becomes stable when it is seen twice while tracked; each access adds Δc decay periods (R
  * bytes accessed each) to its counter, up to c_max, and it stays stable while the counter lasts.
  * After every eviction the hot-set limit becomes the stable records' hot bytes plus room for
- * unstable records (a share of the stable bytes, or twice their growth over the last decay period
- * while they grow, at most D_hs), within [L_hs, R_hs], and the physical limit twice the physical
+ * unstable records (a share of the stable bytes, at most D_hs, or twice their growth per decay
+ * period while they grow), within [L_hs, R_hs], and the physical limit twice the physical
  * bytes of a hot set that size: the records beyond the stable ones are the window in which a new
  * key must be seen twice, and a window much larger than the hot set makes chance repeats of
  * uniform access look stable. Besides the limit
@@ -110,7 +110,8 @@ public final class Ralt implements AutoCloseable {
   private long flushesSinceEviction;
   /**
    * Growth of the stable bytes over the last full decay period (R bytes accessed), and where the
-   * current period started: the room for unstable records follows it (HotSetTuner).
+   * current period started: the room for unstable records follows it, or the current period's
+   * pace once half of it has passed (HotSetTuner#growthPerPeriod).
    */
   private long stableGrowth;
   private long growthPeriodStartClock;
@@ -323,10 +324,10 @@ public final class Ralt implements AutoCloseable {
   /**
    * Whether {@code key} is in the hot set and was stable — seen repeatedly, Algorithm 1 — when it
    * was marked hot, or came back while it was in the hot set; from in-memory Bloom filters only. The
-   * hot set also holds some unstable records (at most D_hs), mostly the most recently accessed
-   * ones; a caller that acts on hotness at some cost (promotion copies a record to the fast disk)
-   * should ask this rather than {@link #isHot}, or uniform access would look hot for as long as it
-   * is recent.
+   * hot set also holds some unstable records (at most D_hs once it is steady), mostly the most
+   * recently accessed ones; a caller that acts on hotness at some cost (promotion copies a record
+   * to the fast disk) should ask this rather than {@link #isHot}, or uniform access would look hot
+   * for as long as it is recent.
    *
    * @throws NullPointerException if {@code key} is null
    * @throws IllegalStateException if the tracker is closed
@@ -788,7 +789,8 @@ public final class Ralt implements AutoCloseable {
    * different runs and only a merge would fold them into one tagged record, which leaves a hot key
    * unrecognised for as long as level 0 waits for a merge. Coming back while still in the hot set
    * is a stricter test than Algorithm 1's (back before the counter runs out): the hot set's
-   * unstable room is at most D_hs, far less than Δc·R of accesses.
+   * unstable room is at most D_hs while it is steady, and never more than R_hs, far less than Δc·R
+   * of accesses.
    */
   private void annotate(AccessRecord r, long decayNow, Run[] deeperRuns, Run[] level0Runs,
       HotThreshold t) {
@@ -893,13 +895,17 @@ public final class Ralt implements AutoCloseable {
     flushesSinceEviction -= flushesBefore; // runs written while evicting are not evicted yet
     if (complete) {
       stableHotBytes = totals.stableHotBytes;
-      if (now - growthPeriodStartClock >= clock.counterDecayPeriodBytes()) {
-        stableGrowth = stableHotBytes - growthPeriodStartStable;
+      long period = clock.counterDecayPeriodBytes();
+      long elapsed = now - growthPeriodStartClock;
+      long growth = HotSetTuner.growthPerPeriod(stableGrowth,
+          stableHotBytes - growthPeriodStartStable, elapsed, period);
+      if (elapsed >= period) {
+        stableGrowth = growth;
         growthPeriodStartClock = now;
         growthPeriodStartStable = stableHotBytes;
       }
       if (options.autoTuning()) {
-        HotSetTuner.Limits limits = HotSetTuner.retune(options, totals, stableGrowth);
+        HotSetTuner.Limits limits = HotSetTuner.retune(options, totals, growth);
         if (limits.hotSetLimit() < hotSetLimit || limits.physicalLimit() < physicalLimit) {
           flushesSinceEviction = 1; // shrunk below what the last eviction aimed at: evict once more
         }

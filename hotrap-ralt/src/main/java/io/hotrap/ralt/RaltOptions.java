@@ -53,7 +53,7 @@ public final class RaltOptions {
   public static final double DEFAULT_UNSTABLE_FRACTION_OF_MAX = 0.1;
   /**
    * Default room for unstable records as a share of the stable records' hot bytes while they are
-   * steady (while they grow the room is twice their growth over a decay period); D_hs caps it.
+   * steady (while they grow the room is twice their growth per decay period); D_hs caps the share.
    * With the paper's fixed D_hs a small hotspot's limit overshoots it (D_hs = 0.07·FD against a
    * 1% hotspot of 0.11·FD: 1.7×). An eviction keeps {@code (1 − hotSetBeta)} of the limit, so a share
    * below hotSetBeta/(1 − hotSetBeta) would make every eviction cut into the stable records. 0.15
@@ -256,8 +256,9 @@ public final class RaltOptions {
   public long maxHotSetLimit() { return maxHotSetLimit; }
 
   /**
-   * D_hs, the most room in the hot set for unstable records beyond the stable ones, bytes; default
-   * 0.1·R_hs. The room is this or {@link #unstableShareOfStable()} of the stable bytes, the smaller.
+   * D_hs, the most room in the hot set for unstable records beyond a steady stable set, bytes;
+   * default 0.1·R_hs. The room is {@link #unstableShareOfStable()} of the stable bytes, at most
+   * this, or twice what the stable set grows per decay period, the larger (see HotSetTuner).
    */
   public long maxUnstableHotBytes() { return maxUnstableHotBytes; }
 

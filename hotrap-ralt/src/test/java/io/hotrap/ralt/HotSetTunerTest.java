@@ -40,13 +40,38 @@ class HotSetTunerTest {
   }
 
   @Test
-  void aGrowingStableSetGetsTwiceItsGrowthAsRoomUpToDHs() {
+  void aGrowingStableSetGetsTwiceItsGrowthAsRoomBeyondDHsUpToRHs() {
     long small = 10L << 20;
     assertEquals(small + (3L << 20), limit(OPTIONS, small, 3L << 19),
         "grew 1.5 MiB over the last period: 3 MiB of room, more than 0.15 of 10 MiB");
-    assertEquals(small + (7L << 20), limit(OPTIONS, small, 5L << 20), "grew 5 MiB: D_hs");
+    assertEquals(small + (10L << 20), limit(OPTIONS, small, 5L << 20),
+        "grew 5 MiB: 10 MiB of room, beyond D_hs (7 MiB), which caps only the share");
+    assertEquals(70L << 20, limit(OPTIONS, small, 40L << 20), "grew 40 MiB: R_hs");
+    assertEquals(70L << 20, limit(OPTIONS, small, Long.MAX_VALUE / 2), "no overflow: R_hs");
     assertEquals(small + (long) (0.15 * small), limit(OPTIONS, small, -(4L << 20)),
         "shrinking: the share");
+    long large = 60L << 20;
+    assertEquals(large + (7L << 20), limit(OPTIONS, large, 1L << 20),
+        "grew 1 MiB: the share, capped at D_hs, is the larger");
+  }
+
+  @Test
+  void theGrowthIsTheLastPeriodsOrTheCurrentPeriodsPaceOnceHalfOfItHasPassed() {
+    long period = 100L << 20;
+    long mib = 1L << 20;
+    assertEquals(8 * mib, HotSetTuner.growthPerPeriod(8 * mib, 30 * mib, period / 2 - 1, period),
+        "under half a period: the last period's growth, however fast the current one");
+    assertEquals(60 * mib, HotSetTuner.growthPerPeriod(8 * mib, 30 * mib, period / 2, period),
+        "half a period in, 30 MiB grown: 60 MiB per period");
+    assertEquals(40 * mib, HotSetTuner.growthPerPeriod(0, 32 * mib, period * 4 / 5, period),
+        "the first eviction, before any full period: its pace");
+    assertEquals(8 * mib, HotSetTuner.growthPerPeriod(8 * mib, 2 * mib, period * 3 / 4, period),
+        "slower than the last period: the last period's");
+    assertEquals(-3 * mib, HotSetTuner.growthPerPeriod(8 * mib, -3 * mib, period, period),
+        "a period has ended: what it grew, even if it shrank");
+    assertEquals(5 * mib, HotSetTuner.growthPerPeriod(8 * mib, 5 * mib, 3 * period, period),
+        "a long period (no eviction for a while): its growth, not scaled");
+    assertEquals(0, HotSetTuner.growthPerPeriod(0, 0, 0, 0), "a zero period: no pace");
   }
 
   @Test

@@ -16,8 +16,10 @@ import java.util.List;
  * it: per window, the share of accesses whose key was hot just before, the hot-set limit and the
  * stable bytes. Shows how fast the hot set grows towards its ceiling; {@code --unstable-share}
  * sets {@code RaltOptions.unstableShareOfStable} ({@code Infinity}: the paper's fixed room),
- * {@code --hot-set-beta} the share of the hot-set limit an eviction cuts. The last line gives RALT's
- * statistics: its evictions and the bytes it read and wrote.
+ * {@code --hot-set-beta} the share of the hot-set limit an eviction cuts, {@code --value-bytes}
+ * the value length of each record (1000 by default: 1 KiB records with the 24-byte key),
+ * {@code --max-unstable-mib} D_hs (by default 0.1·R_hs). The last line gives RALT's statistics:
+ * its evictions and the bytes it read and wrote.
  */
 public final class RaltZipf {
 
@@ -27,7 +29,8 @@ public final class RaltZipf {
 
   public static void run(List<String> argv, PrintStream out) {
     Args args = Args.parse("ralt-zipf", argv, "dir", "keys", "accesses", "fast-disk-mib",
-        "window", "seed", "unstable-share", "hot-set-beta");
+        "window", "seed", "unstable-share", "hot-set-beta", "value-bytes",
+        "max-unstable-mib");
     Path dir = args.getPath("dir", DEFAULT_DIR);
     int keyCount = args.getInt("keys", 2_883_584);
     long accesses = args.getLong("accesses", 6_000_000);
@@ -36,21 +39,37 @@ public final class RaltZipf {
     long seed = args.getLong("seed", 1);
     double share = args.getDouble("unstable-share", RaltOptions.DEFAULT_UNSTABLE_SHARE_OF_STABLE);
     double hotSetBeta = args.getDouble("hot-set-beta", RaltOptions.DEFAULT_HOT_SET_BETA);
+    int valueBytes = args.getInt("value-bytes", RaltWorkload.VALUE_BYTES);
+    if (valueBytes < 0) {
+      throw new IllegalArgumentException("--value-bytes must be >= 0 but was " + valueBytes);
+    }
+    long maxUnstableMib = -1; // RALT's default D_hs
+    if (args.getString("max-unstable-mib", null) != null) {
+      maxUnstableMib = args.getLong("max-unstable-mib", 0);
+      if (maxUnstableMib < 0 || maxUnstableMib > (Long.MAX_VALUE >> 20)) {
+        throw new IllegalArgumentException(
+            "--max-unstable-mib must be >= 0 but was " + maxUnstableMib);
+      }
+    }
     RaltStages.checkWindow(window, accesses, keyCount);
     Directories.fresh(dir);
     byte[][] keys = Keys.keys(keyCount);
     AccessStream stream = AccessStream.zipfian(keyCount, 0.99, seed);
     out.printf("RALT learning Zipf 0.99 over %,d keys of %d bytes, %,d accesses, fast disk %s,"
-            + " unstable share %s, hot-set cut %s%n", keyCount, RaltWorkload.RECORD_BYTES, accesses,
-        RaltWorkload.bytes(fastDisk), share, hotSetBeta);
+            + " unstable share %s, hot-set cut %s%n", keyCount, Keys.KEY_BYTES + valueBytes,
+        accesses, RaltWorkload.bytes(fastDisk), share, hotSetBeta);
     out.printf("%12s %8s %12s %12s%n", "accesses", "hit", "limit", "stable");
-    try (Ralt ralt = Ralt.open(RaltWorkload.options(dir, fastDisk)
-        .unstableShareOfStable(share).hotSetBeta(hotSetBeta).build())) {
+    RaltOptions.Builder options = RaltWorkload.options(dir, fastDisk)
+        .unstableShareOfStable(share).hotSetBeta(hotSetBeta);
+    if (maxUnstableMib >= 0) {
+      options.maxUnstableHotBytes(maxUnstableMib << 20);
+    }
+    try (Ralt ralt = Ralt.open(options.build())) {
       long hits = 0;
       for (long i = 0; i < accesses; i++) {
         byte[] key = keys[stream.next()];
         boolean hit = ralt.isHot(key);
-        ralt.record(key, RaltWorkload.VALUE_BYTES, !hit);
+        ralt.record(key, valueBytes, !hit);
         if (hit) {
           hits++;
         }
