@@ -375,6 +375,21 @@ public final class Ralt implements AutoCloseable {
   }
 
   /**
+   * The most by which {@link #hotSizeInRange} may exceed the exact hot bytes of [lowInclusive,
+   * highInclusive]: the hot bytes of each run's boundary blocks, in the version current now.
+   */
+  long hotSizeInRangeSlack(byte[] lowInclusive, byte[] highInclusive) {
+    if (java.util.Arrays.compareUnsigned(lowInclusive, highInclusive) > 0) {
+      return 0;
+    }
+    long sum = 0;
+    for (Run r : current.runs) {
+      sum += r.boundaryHotBytes(lowInclusive, highInclusive);
+    }
+    return sum;
+  }
+
+  /**
    * The hot keys of [lowInclusive, highInclusive] in unsigned order, each once. The iterator reads
    * the files of the version current now and pins them until closed.
    *

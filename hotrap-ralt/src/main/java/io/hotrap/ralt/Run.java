@@ -67,6 +67,19 @@ final class Run {
     return lo;
   }
 
+  /** What {@link #hotBytesInRange} may count beyond the exact figure: its boundary blocks. */
+  long boundaryHotBytes(byte[] low, byte[] high) {
+    long sum = 0;
+    for (int i = firstSegmentAtOrAfter(low); i < segments.length; i++) {
+      Segment s = segments[i];
+      if (s.compareToFirstKey(high) < 0) {
+        break;
+      }
+      sum += s.boundaryHotBytes(low, high);
+    }
+    return sum;
+  }
+
   long hotBytesInRange(byte[] low, byte[] high) {
     long sum = 0;
     for (int i = firstSegmentAtOrAfter(low); i < segments.length; i++) {

@@ -149,6 +149,20 @@ final class Segment {
     return hotPrefix[to + 1] - hotPrefix[from];
   }
 
+  /**
+   * Hot bytes of the boundary blocks {@link #hotBytesInRange} counts for [low, high] (the first
+   * and the last, once if they are one): the most by which it can exceed the exact figure.
+   */
+  long boundaryHotBytes(byte[] low, byte[] high) {
+    if (compareToLastKey(low) > 0 || compareToFirstKey(high) < 0) {
+      return 0;
+    }
+    int from = floorBlock(low);
+    int to = floorBlock(high);
+    long first = hotPrefix[from + 1] - hotPrefix[from];
+    return from == to ? first : first + hotPrefix[to + 1] - hotPrefix[to];
+  }
+
   /** Reads block {@code i}, checks its checksum and returns it whole (header at offset 0). */
   byte[] readBlock(int i) throws IOException {
     byte[] block = new byte[blockOffsets[i + 1] - blockOffsets[i]];

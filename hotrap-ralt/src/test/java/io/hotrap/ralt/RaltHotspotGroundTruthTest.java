@@ -120,10 +120,13 @@ class RaltHotspotGroundTruthTest {
 
   /**
    * hotSizeInRange comes from per-run index prefix sums, so it may count whole boundary blocks:
-   * it never reports less than the exact hot bytes of the range, and at most 15% more.
+   * it never reports less than the exact hot bytes of the range, never more than those plus the
+   * hot bytes of each run's two boundary blocks (its contract), and for a range of at least 2.5%
+   * of the keys at most 15% more. Below that span the boundary blocks alone can be 15% of the
+   * range's hot bytes (measured: up to 17% for spans of 1–2%), so there the contract is the bound.
    */
   @Test
-  void hotSizeInRangeIsNeverBelowTheExactHotBytesAndAtMost15PercentAbove() {
+  void hotSizeInRangeIsNeverBelowTheExactHotBytesNorAboveItsBoundaryBlocks() {
     long[] hotPrefix = new long[hot.size() + 1];
     long[] hotIds = new long[hot.size()];
     for (int i = 0; i < hot.size(); i++) {
@@ -134,6 +137,8 @@ class RaltHotspotGroundTruthTest {
     int trials = 300;
     int below = 0;
     int tooHigh = 0;
+    int beyondBlocks = 0;
+    String firstBeyondBlocks = "";
     double worstOvershoot = 0;
     String worst = "";
     String firstBelow = "";
@@ -156,6 +161,17 @@ class RaltHotspotGroundTruthTest {
           firstBelow = range;
         }
       }
+      long slack = ralt.hotSizeInRangeSlack(low, high);
+      assertTrue(slack >= 0 && slack <= estimate,
+          "the boundary blocks are among the blocks the estimate counts: " + slack + "; " + range);
+      if (estimate - exact > slack) {
+        if (beyondBlocks++ == 0) {
+          firstBeyondBlocks = range + ", boundary blocks " + slack;
+        }
+      }
+      if (span < KEYS / 40) {
+        continue;
+      }
       double overshoot =
           exact == 0 ? Double.POSITIVE_INFINITY : (double) (estimate - exact) / exact;
       if (overshoot > 0.15) {
@@ -168,6 +184,9 @@ class RaltHotspotGroundTruthTest {
     }
     assertEquals(0, below,
         below + " of " + trials + " ranges below the exact hot bytes, the first: " + firstBelow);
+    assertEquals(0, beyondBlocks, beyondBlocks + " of " + trials
+        + " ranges above the exact hot bytes plus their boundary blocks, the first: "
+        + firstBeyondBlocks);
     assertEquals(0, tooHigh, String.format(
         "%d of %d ranges more than 15%% above the exact hot bytes; the worst %.1f%% above: %s; %s",
         tooHigh, trials, 100 * worstOvershoot, worst, ralt.stats()));
