@@ -15,8 +15,8 @@ package io.hotrap.ralt;
  * tracked records beyond the stable ones, and the window is sized from the limit, so a room of
  * D_hs lets the stable set grow by about D_hs per period and no more. Measured with RALT alone
  * learning Zipf 0.99 from empty ({@code hotrap-bench ralt-zipf}, 14.8M records of 200 B, 256 MiB
- * fast disk, a decay period of 3.75M accesses): capped, the stable set grew 17.6 MiB per period
- * against D_hs = 17.9 MiB and the limit was at 103 of 179 MiB after 15M accesses (hit rate 0.763);
+ * fast disk, a decay period of 3.75M accesses): capped, the stable set grew 17.9 MiB per period,
+ * D_hs itself, and the limit was at 103 of 179 MiB after 15M accesses (hit rate 0.763);
  * uncapped, and paced from the first eviction on ({@link #growthPerPeriod}), the limit reached
  * 179 MiB after 10M accesses (0.795 after 15M). A hotspot's stage-end limits did not move
  * ({@code ralt-stages}): once a hot set stops growing, the room falls back to the share.

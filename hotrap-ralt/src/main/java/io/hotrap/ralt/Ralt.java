@@ -364,14 +364,7 @@ public final class Ralt implements AutoCloseable {
     Objects.requireNonNull(lowInclusive, "lowInclusive");
     Objects.requireNonNull(highInclusive, "highInclusive");
     checkOpen();
-    if (java.util.Arrays.compareUnsigned(lowInclusive, highInclusive) > 0) {
-      return 0;
-    }
-    long sum = 0;
-    for (Run r : current.runs) {
-      sum += r.hotBytesInRange(lowInclusive, highInclusive);
-    }
-    return sum;
+    return hotBytesOfRuns(lowInclusive, highInclusive, false);
   }
 
   /**
@@ -379,12 +372,16 @@ public final class Ralt implements AutoCloseable {
    * highInclusive]: the hot bytes of each run's boundary blocks, in the version current now.
    */
   long hotSizeInRangeSlack(byte[] lowInclusive, byte[] highInclusive) {
+    return hotBytesOfRuns(lowInclusive, highInclusive, true);
+  }
+
+  private long hotBytesOfRuns(byte[] lowInclusive, byte[] highInclusive, boolean boundaryOnly) {
     if (java.util.Arrays.compareUnsigned(lowInclusive, highInclusive) > 0) {
       return 0;
     }
     long sum = 0;
     for (Run r : current.runs) {
-      sum += r.boundaryHotBytes(lowInclusive, highInclusive);
+      sum += r.hotBytesInRange(lowInclusive, highInclusive, boundaryOnly);
     }
     return sum;
   }

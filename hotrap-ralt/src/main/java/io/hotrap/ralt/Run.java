@@ -67,27 +67,18 @@ final class Run {
     return lo;
   }
 
-  /** What {@link #hotBytesInRange} may count beyond the exact figure: its boundary blocks. */
-  long boundaryHotBytes(byte[] low, byte[] high) {
+  /**
+   * The segments' {@link Segment#hotBytesInRange(byte[], byte[], boolean)} over [low, high]: the
+   * hot bytes of the blocks that may hold keys of the range, or only of their boundary blocks.
+   */
+  long hotBytesInRange(byte[] low, byte[] high, boolean boundaryOnly) {
     long sum = 0;
     for (int i = firstSegmentAtOrAfter(low); i < segments.length; i++) {
       Segment s = segments[i];
       if (s.compareToFirstKey(high) < 0) {
         break;
       }
-      sum += s.boundaryHotBytes(low, high);
-    }
-    return sum;
-  }
-
-  long hotBytesInRange(byte[] low, byte[] high) {
-    long sum = 0;
-    for (int i = firstSegmentAtOrAfter(low); i < segments.length; i++) {
-      Segment s = segments[i];
-      if (s.compareToFirstKey(high) < 0) {
-        break;
-      }
-      sum += s.hotBytesInRange(low, high);
+      sum += s.hotBytesInRange(low, high, boundaryOnly);
     }
     return sum;
   }

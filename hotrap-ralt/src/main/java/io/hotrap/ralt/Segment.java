@@ -141,24 +141,23 @@ final class Segment {
    * records in the range, more by at most the two boundary blocks.
    */
   long hotBytesInRange(byte[] low, byte[] high) {
-    if (compareToLastKey(low) > 0 || compareToFirstKey(high) < 0) {
-      return 0;
-    }
-    int from = floorBlock(low);
-    int to = floorBlock(high);
-    return hotPrefix[to + 1] - hotPrefix[from];
+    return hotBytesInRange(low, high, false);
   }
 
   /**
-   * Hot bytes of the boundary blocks {@link #hotBytesInRange} counts for [low, high] (the first
-   * and the last, once if they are one): the most by which it can exceed the exact figure.
+   * {@link #hotBytesInRange(byte[], byte[])}, or with {@code boundaryOnly} the hot bytes of just
+   * its boundary blocks (the first and the last, once if they are one): the most by which it can
+   * exceed the exact figure.
    */
-  long boundaryHotBytes(byte[] low, byte[] high) {
+  long hotBytesInRange(byte[] low, byte[] high, boolean boundaryOnly) {
     if (compareToLastKey(low) > 0 || compareToFirstKey(high) < 0) {
       return 0;
     }
     int from = floorBlock(low);
     int to = floorBlock(high);
+    if (!boundaryOnly) {
+      return hotPrefix[to + 1] - hotPrefix[from];
+    }
     long first = hotPrefix[from + 1] - hotPrefix[from];
     return from == to ? first : first + hotPrefix[to + 1] - hotPrefix[to];
   }
